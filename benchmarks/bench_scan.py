@@ -1,0 +1,112 @@
+"""Scan speed and memory against ``du`` on the same tree, as ratios (issue 2).
+
+    python benchmarks/bench_scan.py [--files 300000] [--dir /tmp/mlspace-bench] [--runs 5] [--cold]
+
+Prints the median wall time of ``du -s`` and of an mlspace scan (warm cache; with --cold the
+page cache is dropped before each run, which needs root), their ratio, and the scan's peak
+resident memory per entry (the scanning process's peak RSS growth; worker processes listed
+separately, they hold at most one chunk each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workspace import generate  # noqa: E402
+
+_SCAN_CHILD = r"""
+import json, resource, sys, time
+from mlspace.scan import scan, ScanOptions
+
+def rss_kib():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+base = rss_kib()
+t0 = time.perf_counter()
+snap = scan([sys.argv[1]], ScanOptions(workers=int(sys.argv[2])))
+t1 = time.perf_counter()
+classify_seconds = None
+if sys.argv[3] == "1":
+    from mlspace.classify import classify; classify(snap)
+    classify_seconds = time.perf_counter() - t1
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"seconds": t1 - t0, "classify_seconds": classify_seconds, "entries": len(snap),
+                  "disk": snap.grand_totals().disk_usage, "base_kib": base, "peak_kib": peak,
+                  "child_peak_kib": kids}))
+"""
+
+
+def drop_caches() -> None:
+    subprocess.run(["sync"], check=True)
+    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+
+
+def time_du(root: Path, cold: bool) -> float:
+    if cold:
+        drop_caches()
+    t0 = time.perf_counter()
+    subprocess.run(["du", "-s", "-B1", str(root)], check=True, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def run_scan(root: Path, workers: int, cold: bool, with_classify: bool) -> dict:
+    if cold:
+        drop_caches()
+    out = subprocess.run(
+        [sys.executable, "-c", _SCAN_CHILD, str(root), str(workers), "1" if with_classify else "0"],
+        check=True, capture_output=True, text=True,
+    )
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--files", type=int, default=300_000)
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/mlspace-bench"))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=None, help="default: mlspace's default")
+    parser.add_argument("--cold", action="store_true", help="drop the page cache before each run")
+    parser.add_argument("--classify", action="store_true", help="also time classification")
+    args = parser.parse_args()
+
+    from mlspace.scan import ScanOptions
+
+    workers = args.workers or ScanOptions().workers
+    root = generate(args.dir / f"tree-{args.files}", args.files)
+    du_disk = int(subprocess.run(["du", "-s", "-B1", str(root)], capture_output=True, text=True,
+                                 check=True).stdout.split()[0])
+    du_times, scans = [], []
+    for _ in range(args.runs):
+        du_times.append(time_du(root, args.cold))
+        scans.append(run_scan(root, workers, args.cold, args.classify))
+    scan_times = [s["seconds"] for s in scans]
+    entries = scans[0]["entries"]
+    peak = max(s["peak_kib"] - s["base_kib"] for s in scans) * 1024
+    child_peak = max(s["child_peak_kib"] for s in scans) * 1024
+    du_median, scan_median = statistics.median(du_times), statistics.median(scan_times)
+    print(f"tree: {root} ({entries:,} entries), {'cold' if args.cold else 'warm'} cache, "
+          f"{workers} worker(s), median of {args.runs}")
+    print(f"du -s:        {du_median:.3f} s")
+    print(f"mlspace scan: {scan_median:.3f} s   ratio {scan_median / du_median:.2f}x")
+    print(f"peak RSS growth: {peak / entries:.1f} B/entry (scanning process); "
+          f"largest worker peak {child_peak / 2**20:.0f} MiB")
+    if args.classify:
+        c = statistics.median(s["classify_seconds"] for s in scans)
+        print(f"classify:     {c:.3f} s   (+{100 * c / scan_median:.1f}% of scan time)")
+    same = all(s["disk"] == du_disk for s in scans)
+    print(f"totals equal du -s -B1: {same}")
+
+
+if __name__ == "__main__":
+    main()

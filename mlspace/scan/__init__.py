@@ -1,0 +1,15 @@
+"""Scanning: walk the disk once and produce an immutable, compact :class:`Snapshot`."""
+
+from mlspace.scan.scanner import ScanOptions, ScanProgress, normalize_roots, scan
+from mlspace.scan.snapshot import ScanError, Snapshot, Totals, kind_name
+
+__all__ = [
+    "ScanError",
+    "ScanOptions",
+    "ScanProgress",
+    "Snapshot",
+    "Totals",
+    "kind_name",
+    "normalize_roots",
+    "scan",
+]

@@ -1,0 +1,230 @@
+"""The immutable result of a scan: every entry in compact, read-only numpy columns.
+
+Entries (files, directories, symlinks, other) are numbered in the order they were recorded:
+the scan roots first, then the children of each listed directory as one contiguous range. So a
+directory's children are ``dir_first[row] : dir_first[row] + dir_count[row]`` and nothing about
+an entry is stored as a Python object. Names live in one byte buffer, separated by NUL (which no
+file name can contain), and decode with ``surrogateescape`` so non-UTF-8 names round-trip.
+
+Sizes are "on disk" (allocated: ``blocks * 512``) and "apparent" (``st_size``). Every total
+counts a hard-linked inode once, at its first recorded path, as ``du`` does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from mlspace.scan.arrays import parent_rows_of
+from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
+
+KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
+
+
+def kind_name(code: int) -> str:
+    """The stable, user-facing name of a kind code: dir, file, symlink or other."""
+    return KIND_NAMES.get(int(code), "other")
+
+
+@dataclass(frozen=True)
+class ScanError:
+    """A path the scan could not read, and why, in words a user understands."""
+
+    path: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Cumulative sizes and counts of a subtree (hard links counted once)."""
+
+    disk_usage: int
+    apparent_size: int
+    files: int
+    dirs: int
+    newest_mtime: float
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """Everything one scan saw. Build it with :class:`mlspace.scan.build.SnapshotBuilder`."""
+
+    roots: tuple[str, ...]
+    root_entries: tuple[int, ...]
+    # entry columns, parallel, one item per entry
+    name_buffer: memoryview  # read-only
+    name_offsets: np.ndarray  # len n + 1; name i is buffer[off[i] : off[i + 1] - 1]
+    kind: np.ndarray  # uint8, st_mode >> 12
+    apparent: np.ndarray  # int64, st_size
+    blocks: np.ndarray  # int64, st_blocks (512-byte units)
+    mtime: np.ndarray  # float64
+    ino: np.ndarray  # uint64
+    nlink: np.ndarray  # uint32
+    counted: np.ndarray  # bool: False for a second path to an already counted inode
+    # directory table, one row per listed directory
+    dir_entry: np.ndarray
+    dir_first: np.ndarray
+    dir_count: np.ndarray
+    dir_dev: np.ndarray
+    dir_parent: np.ndarray  # row of the parent directory, -1 for roots
+    dir_disk: np.ndarray  # cumulative totals of each listed directory
+    dir_apparent: np.ndarray
+    dir_files: np.ndarray
+    dir_dirs: np.ndarray
+    dir_newest: np.ndarray
+    # lookups between entries and directory rows
+    range_rows: np.ndarray  # rows with children, ordered by where their child range starts
+    range_starts: np.ndarray
+    rows_by_entry_sorted: np.ndarray
+    rows_by_entry_order: np.ndarray
+    errors: tuple[ScanError, ...]
+    other_filesystems: tuple[str, ...]
+    duration: float
+    cancelled: bool = False
+    source: str = "disk"  # "disk", or "import" for a scan read from a file (read-only)
+
+    # ------------------------------------------------------------------ entries
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def name_bytes(self, entry: int) -> bytes:
+        off = self.name_offsets
+        return bytes(self.name_buffer[off[entry] : off[entry + 1] - 1])
+
+    def name(self, entry: int) -> str:
+        off = self.name_offsets
+        return str(self.name_buffer[off[entry] : off[entry + 1] - 1], "utf-8", "surrogateescape")
+
+    def disk_usage(self, entry: int) -> int:
+        """The entry's own allocated size (not cumulative)."""
+        return int(self.blocks[entry]) * 512
+
+    def is_dir(self, entry: int) -> bool:
+        return int(self.kind[entry]) == KIND_DIR
+
+    def parent(self, entry: int) -> int:
+        """The entry index of the directory holding ``entry``, or -1 for a root."""
+        row = self.parent_row(entry)
+        return -1 if row < 0 else int(self.dir_entry[row])
+
+    def parent_row(self, entry: int) -> int:
+        """The directory row whose children include ``entry``, or -1 for a root."""
+        if entry < len(self.root_entries):
+            return -1
+        pos = int(np.searchsorted(self.range_starts, entry, side="right")) - 1
+        return int(self.range_rows[pos])
+
+    def parent_rows_of(self, entries: np.ndarray) -> np.ndarray:
+        """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
+        return parent_rows_of(entries, self.range_rows, self.range_starts)
+
+    def path(self, entry: int) -> str:
+        """The absolute path of an entry (roots are stored with their absolute path)."""
+        parts = []
+        while entry >= 0:
+            parts.append(self.name(entry))
+            entry = self.parent(entry)
+        parts.reverse()
+        return _join(parts)
+
+    def root_of(self, entry: int) -> int:
+        """The index into ``roots`` of the root holding ``entry``."""
+        while True:
+            parent = self.parent(entry)
+            if parent < 0:
+                return self.root_entries.index(entry)
+            entry = parent
+
+    def relative_path(self, entry: int) -> str:
+        """The path below its root, with "/" separators; "." for the root itself."""
+        parts = []
+        while self.parent(entry) >= 0:
+            parts.append(self.name(entry))
+            entry = self.parent(entry)
+        return "/".join(reversed(parts)) if parts else "."
+
+    # ------------------------------------------------------------- directories
+    def row_of(self, entry: int) -> int:
+        """The directory row of a directory entry, or -1 if it was not listed."""
+        pos = int(np.searchsorted(self.rows_by_entry_sorted, entry))
+        if pos < len(self.rows_by_entry_sorted) and self.rows_by_entry_sorted[pos] == entry:
+            return int(self.rows_by_entry_order[pos])
+        return -1
+
+    def children(self, entry: int) -> range:
+        """The entry indices directly inside a directory (empty for files or unlisted dirs)."""
+        row = self.row_of(entry)
+        if row < 0:
+            return range(0)
+        first = int(self.dir_first[row])
+        return range(first, first + int(self.dir_count[row]))
+
+    def totals(self, entry: int) -> Totals:
+        """Cumulative totals of an entry: its subtree for a directory, itself otherwise."""
+        row = self.row_of(entry)
+        if row >= 0:
+            return Totals(
+                int(self.dir_disk[row]),
+                int(self.dir_apparent[row]),
+                int(self.dir_files[row]),
+                int(self.dir_dirs[row]),
+                float(self.dir_newest[row]),
+            )
+        counted = bool(self.counted[entry])
+        is_dir = self.is_dir(entry)
+        return Totals(
+            self.disk_usage(entry) if counted else 0,
+            int(self.apparent[entry]) if counted else 0,
+            0 if is_dir else 1,
+            1 if is_dir else 0,
+            float(self.mtime[entry]),
+        )
+
+    def grand_totals(self) -> Totals:
+        """Totals over all roots."""
+        parts = [self.totals(e) for e in self.root_entries]
+        return Totals(
+            sum(t.disk_usage for t in parts),
+            sum(t.apparent_size for t in parts),
+            sum(t.files for t in parts),
+            sum(t.dirs for t in parts),
+            max((t.newest_mtime for t in parts), default=0.0),
+        )
+
+    def child_names(self, row: int) -> list[str]:
+        """The names of a listed directory's children, decoded in one go."""
+        first, count = int(self.dir_first[row]), int(self.dir_count[row])
+        if count == 0:
+            return []
+        off = self.name_offsets
+        block = self.name_buffer[off[first] : off[first + count] - 1]
+        return str(block, "utf-8", "surrogateescape").split("\0")
+
+    def iter_paths(self) -> Iterator[tuple[int, int, str]]:
+        """``(entry, root index, path below the root)`` for every entry, parents first.
+        Builds each directory's prefix once, so listing a million files stays linear."""
+        root_index = {entry: i for i, entry in enumerate(self.root_entries)}
+        for entry, index in root_index.items():
+            yield entry, index, "."
+        prefixes: dict[int, tuple[str, int]] = {}
+        for row in range(len(self.dir_entry)):
+            entry, parent = int(self.dir_entry[row]), int(self.dir_parent[row])
+            if parent < 0:
+                prefix, index = "", root_index[entry]
+            else:
+                parent_prefix, index = prefixes[parent]
+                prefix = parent_prefix + self.name(entry) + "/"
+            prefixes[row] = (prefix, index)
+            first = int(self.dir_first[row])
+            for offset, name in enumerate(self.child_names(row)):
+                yield first + offset, index, prefix + name
+
+
+def _join(parts: list[str]) -> str:
+    head, *rest = parts
+    if not rest:
+        return head
+    return os.path.join(head, *rest)

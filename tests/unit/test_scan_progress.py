@@ -1,0 +1,74 @@
+"""Progress reports and cancellation."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mlspace.scan import ScanOptions, ScanProgress, scan
+from mlspace.scan import scanner as scanner_module
+
+
+@pytest.fixture(scope="module")
+def wide_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About 25,000 empty files in 125 folders: enough for several progress reports."""
+    root = tmp_path_factory.mktemp("wide")
+    for d in range(125):
+        folder = root / f"class_{d:03d}"
+        folder.mkdir()
+        for i in range(200):
+            (folder / f"img_{i:04d}.jpg").touch()
+    return root
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_reported_rate_limited_and_reaches_the_total(
+    wide_tree: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 2000)
+    reports: list[tuple[float, ScanProgress]] = []
+    snap = scan([wide_tree], ScanOptions(workers=workers),
+                progress=lambda p: reports.append((time.monotonic(), p)))
+    assert reports, "no progress was reported"
+    files = [p.files for _, p in reports]
+    assert files == sorted(files)
+    assert files[-1] == len(snap) - 1  # every entry but the root itself
+    gaps = [b[0] - a[0] for a, b in zip(reports[:-2], reports[1:-1], strict=True)]
+    assert all(gap >= scanner_module.PROGRESS_INTERVAL * 0.99 for gap in gaps)
+    assert all(p.current_dir.startswith(str(wide_tree)) for _, p in reports)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cancel_stops_the_scan_quickly(
+    wide_tree: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 2000)
+    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 2000)
+    flag = threading.Event()
+    cancelled_at: list[float] = []
+
+    def on_progress(p: ScanProgress) -> None:
+        if not flag.is_set():
+            cancelled_at.append(time.monotonic())
+            flag.set()
+
+    snap = scan([wide_tree], ScanOptions(workers=workers), progress=on_progress,
+                cancelled=flag.is_set)
+    latency = time.monotonic() - cancelled_at[0]
+    assert snap.cancelled
+    assert len(snap) < 25_000  # it did stop early
+    assert latency < 0.25, f"cancel took {latency * 1000:.0f} ms"
+
+
+def test_cancel_from_another_thread_returns_a_usable_partial_snapshot(wide_tree: Path) -> None:
+    flag = threading.Event()
+    timer = threading.Timer(0.02, flag.set)
+    timer.start()
+    snap = scan([wide_tree], ScanOptions(workers=1), cancelled=flag.is_set)
+    timer.join()
+    totals = snap.grand_totals()
+    assert snap.cancelled
+    assert totals.files + totals.dirs == len(snap)

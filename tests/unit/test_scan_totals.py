@@ -1,0 +1,146 @@
+"""Scanner totals, against du on the same trees, to the byte."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from trees import NON_UTF8_NAME, du, has_du, make_awkward_tree, make_very_long_path, write
+
+from mlspace.scan import ScanOptions, scan
+from mlspace.scan import scanner as scanner_module
+
+pytestmark = pytest.mark.skipif(not has_du(), reason="needs du")
+
+
+@pytest.fixture
+def awkward(tmp_path: Path) -> Path:
+    return make_awkward_tree(tmp_path / "ws")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_totals_equal_du_with_hardlinks_sparse_and_symlinks(
+    awkward: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tiny budgets force the parallel path to split work even on a small tree.
+    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 3)
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 4)
+    snap = scan([awkward], ScanOptions(workers=workers))
+    totals = snap.grand_totals()
+    assert totals.disk_usage == du(awkward, "-B1")
+    assert totals.apparent_size == du(awkward, "-b")
+    assert snap.errors == ()
+    assert not snap.cancelled
+
+
+def test_every_entry_is_recorded_once(awkward: Path) -> None:
+    snap = scan([awkward], ScanOptions(workers=1))
+    seen = sorted(path for _, _, path in snap.iter_paths())
+    expected = ["."]
+    for dirpath, dirnames, filenames in os.walk(os.fsencode(awkward)):
+        rel = os.path.relpath(dirpath, os.fsencode(awkward))
+        for name in dirnames + filenames:
+            path = name if rel == b"." else os.path.join(rel, name)
+            expected.append(os.fsdecode(path))
+    assert seen == sorted(expected)
+    files = snap.grand_totals().files
+    assert files == sum(1 for p in expected[1:] if not os.path.isdir(awkward / p)
+                        or os.path.islink(awkward / p))
+
+
+def test_hard_links_count_once_in_every_directory_total(awkward: Path) -> None:
+    snap = scan([awkward], ScanOptions(workers=1))
+    by_path = {path: entry for entry, _, path in snap.iter_paths()}
+    # du given both folders counts each inode once, in the first folder that holds it; which
+    # folder is first depends on traversal order, so compare the sum, which does not.
+    out = subprocess.run(["du", "-s", "-B1", awkward / "data", awkward / "other"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    ours = snap.totals(by_path["data"]).disk_usage + snap.totals(by_path["other"]).disk_usage
+    assert ours == int(out[0]) + int(out[2])
+    links = ("data/a.bin", "data/a-hardlink.bin", "other/a-second-link.bin")
+    assert sum(bool(snap.counted[by_path[p]]) for p in links) == 1
+
+
+def test_sparse_file_sizes(awkward: Path) -> None:
+    snap = scan([awkward], ScanOptions(workers=1))
+    entry = next(e for e, _, p in snap.iter_paths() if p == "sparse.img")
+    assert snap.apparent[entry] == 1 << 30
+    assert snap.disk_usage(entry) == os.stat(awkward / "sparse.img").st_blocks * 512
+    assert snap.disk_usage(entry) < 1 << 20
+
+
+def test_symlinks_are_entries_never_followed(awkward: Path) -> None:
+    snap = scan([awkward], ScanOptions(workers=1))
+    kinds = {p: snap.kind[e] for e, _, p in snap.iter_paths()}
+    from mlspace.scan import kind_name
+
+    for link in ("link-to-file", "link-to-dir", "dangling", "loop"):
+        assert kind_name(kinds[link]) == "symlink"
+    assert not any(p.startswith("link-to-dir/") for p in kinds)
+    assert kind_name(kinds["fifo"]) == "other"
+
+
+def test_non_utf8_names_round_trip_to_the_filesystem(awkward: Path) -> None:
+    snap = scan([awkward], ScanOptions(workers=1))
+    entry = next(e for e in range(len(snap)) if snap.name_bytes(e) == NON_UTF8_NAME)
+    path = snap.path(entry)
+    assert os.fsencode(path) == os.fsencode(awkward) + b"/" + NON_UTF8_NAME
+    assert os.lstat(path).st_size == 5
+
+
+def test_paths_longer_than_path_max(tmp_path: Path) -> None:
+    root = tmp_path / "long"
+    root.mkdir()
+    leaf = make_very_long_path(root)
+    assert len(leaf) > 4096
+    snap = scan([root], ScanOptions(workers=1))
+    assert snap.errors == ()
+    assert snap.grand_totals().disk_usage == du(root, "-B1")
+    assert any(snap.name(e) == "leaf.txt" for e in range(len(snap)))
+
+
+def test_empty_directories_and_empty_root(tmp_path: Path) -> None:
+    (tmp_path / "e" / "f").mkdir(parents=True)
+    snap = scan([tmp_path / "e"], ScanOptions(workers=1))
+    assert snap.grand_totals().dirs == 2
+    assert snap.grand_totals().files == 0
+    assert snap.grand_totals().disk_usage == du(tmp_path / "e", "-B1")
+
+
+def test_several_roots_and_nested_roots_count_once(tmp_path: Path) -> None:
+    write(tmp_path / "a" / "x.bin", 3000)
+    write(tmp_path / "b" / "y.bin", 7000)
+    snap = scan([tmp_path / "a", tmp_path / "b", tmp_path / "a" / "."], ScanOptions(workers=1))
+    assert len(snap.roots) == 2
+    assert snap.grand_totals().disk_usage == du(tmp_path / "a", "-B1") + du(tmp_path / "b", "-B1")
+
+
+def test_root_that_is_a_file(tmp_path: Path) -> None:
+    f = write(tmp_path / "model.safetensors", 12345)
+    snap = scan([f])
+    assert snap.grand_totals().apparent_size == 12345
+    assert snap.grand_totals().files == 1
+
+
+def test_exclude_patterns(tmp_path: Path) -> None:
+    write(tmp_path / "ws" / "keep.txt", 100)
+    write(tmp_path / "ws" / "skip.tmp", 100)
+    write(tmp_path / "ws" / "wandb" / "tmp" / "x", 100)
+    write(tmp_path / "ws" / "other" / "tmp" / "y", 100)
+    snap = scan([tmp_path / "ws"], ScanOptions(workers=1, exclude=("*.tmp", "*/wandb/tmp")))
+    paths = {p for _, _, p in snap.iter_paths()}
+    assert "keep.txt" in paths and "other/tmp/y" in paths
+    assert "skip.tmp" not in paths and "wandb/tmp" not in paths and "wandb/tmp/x" not in paths
+
+
+def test_directory_totals_are_cumulative_and_newest_mtime(tmp_path: Path) -> None:
+    write(tmp_path / "r" / "a" / "b" / "f", 8192)
+    os.utime(tmp_path / "r" / "a" / "b" / "f", (2_000_000_000, 2_000_000_000))
+    snap = scan([tmp_path / "r"], ScanOptions(workers=1))
+    by_path = {p: e for e, _, p in snap.iter_paths()}
+    a = snap.totals(by_path["a"])
+    assert a.disk_usage == du(tmp_path / "r" / "a", "-B1")
+    assert a.files == 1 and a.dirs == 2
+    assert a.newest_mtime == 2_000_000_000
