@@ -11,10 +11,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mlspace import __version__, fmt
 from mlspace.scan import ScanOptions, ScanProgress, Snapshot, scan
+
+if TYPE_CHECKING:
+    from mlspace.classify import Inventory
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -54,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     scan_cmd.add_argument(
         "--apparent", action="store_true", help="rank by apparent size instead of size on disk"
     )
+    inventory_cmd = commands.add_parser(
+        "inventory", help="runs, checkpoint series (best and latest) and space per category"
+    )
+    _add_scan_arguments(inventory_cmd)
+    inventory_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    inventory_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
     return parser
 
 
@@ -124,19 +133,72 @@ def exit_code_for(snapshot: Snapshot) -> int:
     return EXIT_UNREADABLE if snapshot.errors else EXIT_OK
 
 
+def classify_with_warnings(snapshot: Snapshot) -> Inventory:
+    """Classify, telling the user on stderr when their rules file could not be used."""
+    from mlspace.classify import classify
+
+    inventory = classify(snapshot)
+    for warning in inventory.warnings:
+        print(f"mlspace: warning: {warning}", file=sys.stderr)
+    return inventory
+
+
 def cmd_scan(args: argparse.Namespace) -> int:
     from mlspace.report.listing import write_csv, write_json
+    from mlspace.report.records import category_records
     from mlspace.report.summary import scan_summary
 
     snapshot = scan_from_args(args)
+    if args.format == "table":
+        with output_stream(args.output) as out:
+            out.write(scan_summary(snapshot, apparent=args.apparent) + "\n")
+        return exit_code_for(snapshot)
+    inventory = classify_with_warnings(snapshot)
+    owners = inventory.artifact_of_entries()
+    ids = [a.id for a in inventory.artifacts]
+    extra = {
+        "category": lambda e: inventory.category(e).id,
+        "artifact": lambda e: ids[owners[e]] if owners[e] >= 0 else None,
+    }
     with output_stream(args.output) as out:
         if args.format == "json":
-            write_json(snapshot, out)
-        elif args.format == "csv":
-            write_csv(snapshot, out)
+            write_json(snapshot, out, extra, {"categories": category_records(inventory)})
         else:
-            out.write(scan_summary(snapshot, apparent=args.apparent) + "\n")
+            write_csv(snapshot, out, extra)
     return exit_code_for(snapshot)
 
 
-COMMANDS = {"scan": cmd_scan}
+def cmd_inventory(args: argparse.Namespace) -> int:
+    import json
+
+    from mlspace.report.listing import totals_record
+    from mlspace.report.records import (
+        artifact_record,
+        category_records,
+        run_record,
+        series_record,
+    )
+    from mlspace.report.story import inventory_story
+
+    snapshot = scan_from_args(args)
+    inventory = classify_with_warnings(snapshot)
+    with output_stream(args.output) as out:
+        if args.format == "json":
+            doc = {
+                "version": 1,
+                "roots": list(snapshot.roots),
+                "totals": totals_record(snapshot),
+                "categories": category_records(inventory),
+                "runs": [run_record(r) for r in inventory.runs],
+                "series": [series_record(s) for s in inventory.series],
+                "artifacts": [artifact_record(a) for a in inventory.artifacts],
+                "errors": [{"path": e.path, "error": e.message} for e in snapshot.errors],
+            }
+            json.dump(doc, out, indent=1)
+            out.write("\n")
+        else:
+            out.write(inventory_story(inventory) + "\n")
+    return exit_code_for(snapshot)
+
+
+COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory}

@@ -23,3 +23,57 @@ def parent_rows_of(entries: np.ndarray, rows: np.ndarray, starts: np.ndarray) ->
         return np.full(len(entries), -1, dtype=np.int64)
     pos = np.searchsorted(starts, entries, side="right") - 1
     return np.where(pos >= 0, rows[np.maximum(pos, 0)], -1)
+
+
+class DirTree:
+    """Subtree aggregates over the directory table, deepest directories first.
+
+    A listed directory's total is its own value, plus its other children's values summed over
+    its child range, plus its listed subdirectories' totals. Works for any per-entry column
+    (sizes, counts, sizes of one category), so every layer computes totals the same way.
+    """
+
+    def __init__(self, dir_entry: np.ndarray, dir_first: np.ndarray, dir_count: np.ndarray,
+                 dir_parent: np.ndarray) -> None:
+        self.dir_entry = dir_entry
+        self.dir_first = dir_first
+        self.dir_count = dir_count
+        self.dir_parent = dir_parent
+        self.levels = _levels(dir_parent)
+
+    def subtree_sums(self, values: np.ndarray) -> np.ndarray:
+        """Per directory row, the sum of ``values`` over its subtree. ``values`` (int64, one
+        per entry) is used as scratch and overwritten."""
+        own_of_dirs = values[self.dir_entry]
+        values[self.dir_entry] = 0
+        np.cumsum(values, out=values)
+        # Entry 0 is always a root, so every child range starts at 1 or later.
+        first, count = self.dir_first, self.dir_count
+        total = own_of_dirs + values[first + count - 1] - values[first - 1]
+        for rows in self.levels:
+            np.add.at(total, self.dir_parent[rows], total[rows])
+        return total
+
+    def subtree_max(self, values: np.ndarray) -> np.ndarray:
+        """Per directory row, the maximum of ``values`` over its subtree (values untouched)."""
+        out = values[self.dir_entry].astype(np.float64)
+        rows, starts = ordered_ranges(self.dir_first, self.dir_count)
+        if len(rows):
+            # reduceat runs each range up to the next start; the non-empty ranges tile all
+            # non-root entries, so that is exactly each range.
+            out[rows] = np.maximum(out[rows], np.maximum.reduceat(values, starts))
+        for level in self.levels:
+            np.maximum.at(out, self.dir_parent[level], out[level])
+        return out
+
+
+def _levels(parent: np.ndarray) -> list[np.ndarray]:
+    """Rows grouped by depth, deepest first, roots left out (they have no parent to add to)."""
+    depth = np.zeros(len(parent), dtype=np.int64)
+    has_parent = parent >= 0
+    while True:
+        proposed = np.where(has_parent, depth[np.maximum(parent, 0)] + 1, 0)
+        if np.array_equal(proposed, depth):
+            break
+        depth = proposed
+    return [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=0)), 0, -1)]

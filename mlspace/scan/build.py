@@ -8,13 +8,13 @@ from array import array
 
 import numpy as np
 
-from mlspace.scan.arrays import ordered_ranges, parent_rows_of
+from mlspace.scan.arrays import DirTree, ordered_ranges, parent_rows_of
 from mlspace.scan.snapshot import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
 
 _COLUMNS = ("kind", "size", "blocks", "mtime", "ino", "nlink")
 #: Bytes of the name buffer searched for separators at a time, to bound transient memory.
-_NAME_WINDOW = 1 << 23
+_NAME_WINDOW = 1 << 20
 
 
 class SnapshotBuilder:
@@ -202,53 +202,12 @@ def _cumulative_totals(
     """
     scratch = np.empty(len(counted), dtype=np.int64)
     is_dir = cols["kind"] == KIND_DIR
-    depth = _depths(dir_parent)
+    tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
     totals = {}
     for key in ("disk", "apparent", "files", "dirs"):
         _fill_own(key, scratch, cols, counted, is_dir)
-        own_of_dirs = scratch[dir_entry]
-        scratch[dir_entry] = 0
-        np.cumsum(scratch, out=scratch)
-        # Entry 0 is always a root, so every child range starts at 1 or later.
-        total = own_of_dirs + scratch[dir_first + dir_count - 1] - scratch[dir_first - 1]
-        _add_up(total, dir_parent, depth)
-        totals[key] = total
-    newest = np.maximum(_range_max(cols["mtime"], dir_first, dir_count), cols["mtime"][dir_entry])
-    _max_up(newest, dir_parent, depth)
-    totals["newest"] = newest
+        totals[key] = tree.subtree_sums(scratch)
+    totals["newest"] = tree.subtree_max(cols["mtime"])
     return totals
 
 
-def _range_max(values: np.ndarray, first: np.ndarray, count: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(first), dtype=np.float64)
-    rows = np.flatnonzero(count > 0)
-    if len(rows):
-        ordered = rows[np.argsort(first[rows], kind="stable")]
-        maxima = np.maximum.reduceat(values, first[ordered])
-        # reduceat runs each range to the next start; ranges tile the non-root entries, so the
-        # last range would run to the end of the array, which is exactly where it ends.
-        out[ordered] = maxima
-    return out
-
-
-def _depths(parent: np.ndarray) -> np.ndarray:
-    depth = np.zeros(len(parent), dtype=np.int64)
-    has_parent = parent >= 0
-    while True:
-        proposed = np.where(has_parent, depth[np.maximum(parent, 0)] + 1, 0)
-        if np.array_equal(proposed, depth):
-            return depth
-        depth = proposed
-
-
-def _add_up(total: np.ndarray, parent: np.ndarray, depth: np.ndarray) -> None:
-    """Add every row's total into its parent, deepest rows first."""
-    for level in range(int(depth.max(initial=0)), 0, -1):
-        rows = np.flatnonzero(depth == level)
-        np.add.at(total, parent[rows], total[rows])
-
-
-def _max_up(newest: np.ndarray, parent: np.ndarray, depth: np.ndarray) -> None:
-    for level in range(int(depth.max(initial=0)), 0, -1):
-        rows = np.flatnonzero(depth == level)
-        np.maximum.at(newest, parent[rows], newest[rows])

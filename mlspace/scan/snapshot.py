@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlspace.scan.arrays import parent_rows_of
+from mlspace.scan.arrays import DirTree, parent_rows_of
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
 
 KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
@@ -62,7 +62,7 @@ class Snapshot:
     blocks: np.ndarray  # int64, st_blocks (512-byte units)
     mtime: np.ndarray  # float64
     ino: np.ndarray  # uint64
-    nlink: np.ndarray  # uint32
+    nlink: np.ndarray  # uint16, capped at 65535
     counted: np.ndarray  # bool: False for a second path to an already counted inode
     # directory table, one row per listed directory
     dir_entry: np.ndarray
@@ -98,6 +98,14 @@ class Snapshot:
         off = self.name_offsets
         return str(self.name_buffer[off[entry] : off[entry + 1] - 1], "utf-8", "surrogateescape")
 
+    def names_of(self, entries: np.ndarray) -> list[str]:
+        """The names of many entries at once (faster than calling name() in a loop)."""
+        starts = self.name_offsets[entries].tolist()
+        ends = (self.name_offsets[np.asarray(entries) + 1] - 1).tolist()
+        buf = self.name_buffer
+        pairs = zip(starts, ends, strict=True)
+        return [str(buf[a:b], "utf-8", "surrogateescape") for a, b in pairs]
+
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""
         return int(self.blocks[entry]) * 512
@@ -117,18 +125,34 @@ class Snapshot:
         pos = int(np.searchsorted(self.range_starts, entry, side="right")) - 1
         return int(self.range_rows[pos])
 
+    @property
+    def tree(self) -> DirTree:
+        """Subtree aggregation over this snapshot's folders (built once, on first use)."""
+        cached = self.__dict__.get("_tree")
+        if cached is None:
+            cached = DirTree(self.dir_entry, self.dir_first, self.dir_count, self.dir_parent)
+            object.__setattr__(self, "_tree", cached)
+        return cached
+
     def parent_rows_of(self, entries: np.ndarray) -> np.ndarray:
         """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
         return parent_rows_of(entries, self.range_rows, self.range_starts)
 
     def path(self, entry: int) -> str:
         """The absolute path of an entry (roots are stored with their absolute path)."""
-        parts = []
-        while entry >= 0:
-            parts.append(self.name(entry))
-            entry = self.parent(entry)
-        parts.reverse()
-        return _join(parts)
+        row = self.parent_row(entry)
+        if row < 0:
+            return self.name(entry)
+        folder = self.dir_path(row)
+        return (folder if folder.endswith("/") else folder + "/") + self.name(entry)
+
+    def dir_path(self, row: int) -> str:
+        """The absolute path of a listed folder, remembered once built (folders are few)."""
+        cache: dict[int, str] = self.__dict__.setdefault("_dir_paths", {})
+        path = cache.get(row)
+        if path is None:
+            path = cache[row] = self.path(int(self.dir_entry[row]))
+        return path
 
     def root_of(self, entry: int) -> int:
         """The index into ``roots`` of the root holding ``entry``."""

@@ -30,6 +30,10 @@ KIND_DIR = 0o040000 >> 12
 KIND_FILE = 0o100000 >> 12
 KIND_SYMLINK = 0o120000 >> 12
 
+#: Link counts are stored in 16 bits (2 bytes a file matter at millions of files); only a
+#: directory with 65,533+ subdirectories has more, and for directories the count is unused.
+NLINK_CAP = 0xFFFF
+
 #: How many directory entries are stat-ed between two looks at the cancel flag.
 _CANCEL_CHECK_EVERY = 4096
 
@@ -55,7 +59,7 @@ class WalkChunk:
     blocks: array = field(default_factory=lambda: array("q"))  # st_blocks (512-byte units)
     mtime: array = field(default_factory=lambda: array("d"))
     ino: array = field(default_factory=lambda: array("Q"))
-    nlink: array = field(default_factory=lambda: array("I"))
+    nlink: array = field(default_factory=lambda: array("H"))  # capped at NLINK_CAP
     # one row per listed directory, flattened: (ref, first child index, child count, st_dev)
     dirs: array = field(default_factory=lambda: array("q"))
     pending: list[DirTask] = field(default_factory=list)
@@ -165,7 +169,10 @@ def walk(
                         blocks_append(st.st_blocks)
                         mtime_append(st.st_mtime)
                         ino_append(st.st_ino)
-                        nlink_append(st.st_nlink)
+                        try:
+                            nlink_append(st.st_nlink)
+                        except OverflowError:  # directories with 65k+ subdirectories
+                            nlink_append(NLINK_CAP)
                         if kind == KIND_DIR:
                             if st.st_dev == root_dev or cross_filesystems:
                                 subdirs.append(

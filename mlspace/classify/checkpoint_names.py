@@ -1,0 +1,168 @@
+"""What a checkpoint's name says: which tool wrote it, its step, epoch and metrics, and whether
+the tool calls it the best, the last or the final one. Patterns from ml-layouts.md §1-3."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CheckpointName:
+    tool: str
+    step: int | None = None
+    epoch: int | None = None
+    metrics: tuple[tuple[str, float], ...] = ()
+    role: str | None = None  # "best", "last" or "final": what the tool's naming promises
+    group: str | None = None  # files that form one checkpoint share this key (shards, bundles)
+
+
+_NUM = r"-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|nan|-?inf"
+_LIGHTNING_TOKEN = re.compile(rf"(?:^|-)([A-Za-z_][\w.]*)=({_NUM})")
+_SHARD = re.compile(r"(.+?)-\d{5}-of-\d{5}(\.[\w.]+)$")
+_TF_BUNDLE = re.compile(r"(.+?)(?:-(\d+))?\.(?:index|data-\d{5}-of-\d{5}|meta)$")
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value is not None else None
+
+
+def _lightning(stem: str) -> CheckpointName:
+    """Lightning ModelCheckpoint names: ``epoch=3-step=900-val_loss=0.12[-vN]`` and NeMo's
+    ``<name>--val_loss=1.2345-epoch=3[-last]``."""
+    role = None
+    if stem == "last" or re.fullmatch(r"last(-v\d+)?", stem) or stem.endswith("-last"):
+        role = "last"
+    stem = re.sub(r"-v\d+$", "", stem.removesuffix("-last"))
+    values = dict(_LIGHTNING_TOKEN.findall(stem))
+    metrics = tuple(
+        (k, float(v)) for k, v in values.items() if k not in ("epoch", "step")
+    )
+    hpc = re.fullmatch(r"hpc_ckpt_(\d+)", stem)
+    tool = "NeMo" if "--" in stem else "Lightning"
+    step = values.get("step") or (hpc.group(1) if hpc else None)
+    return CheckpointName(
+        tool=tool,
+        step=_int(step),
+        epoch=int(float(values["epoch"])) if "epoch" in values else None,
+        metrics=metrics,
+        role=role,
+    )
+
+
+# (pattern on the full name, tool, how to read it)
+_FIXED: tuple[tuple[re.Pattern[str], str, str | None, str | None, str | None], ...] = tuple(
+    (re.compile(p), tool, step, epoch, role)
+    for p, tool, step, epoch, role in (
+        # pattern, tool, step group, epoch group, role
+        (r"checkpoint_best(?:-shard\d+|-model_part-\d+)*\.pt", "fairseq", None, None, "best"),
+        (r"checkpoint_last(?:-shard\d+|-model_part-\d+)*\.pt", "fairseq", None, None, "last"),
+        (r"checkpoint(?P<e>\d+)(?:-shard\d+|-model_part-\d+)*\.pt", "fairseq", None, "e", None),
+        (r"checkpoint_(?P<e>\d+)_(?P<s>\d+)(?:-shard\d+|-model_part-\d+)*\.pt", "fairseq", "s",
+         "e", None),
+        (r"checkpoint\.best_.+_\d+\.\d{3}\d?\.pt", "fairseq", None, None, "best"),
+        (r"model_(?P<s>\d{7})\.pth", "Detectron2", "s", None, None),
+        (r"model_final\.pth", "Detectron2", None, None, "final"),
+        (r"model_best\.pth", "Detectron2", None, None, "best"),
+        (r"epoch_(?P<e>\d+)\.pth", "MMEngine", None, "e", None),
+        (r"iter_(?P<s>\d+)\.pth", "MMEngine", "s", None, None),
+        (r"best_.+_(?:epoch_(?P<e>\d+)|iter_(?P<s>\d+))\.pth", "MMEngine", "s", "e", "best"),
+        (r"last\.pt", "Ultralytics", None, None, "last"),
+        (r"best\.pt", "Ultralytics", None, None, "best"),
+        (r"epoch(?P<e>\d+)\.pt", "Ultralytics", None, "e", None),
+        (r"last\.pth\.tar", "timm", None, None, "last"),
+        (r"model_best\.pth\.tar", "timm", None, None, "best"),
+        (r"checkpoint-(?P<e>\d+)\.pth\.tar", "timm", None, "e", None),
+        (r"recovery-(?P<e>\d+)-(?P<s>\d+)\.pth\.tar", "timm", "s", "e", None),
+        (r"(?:recovery_)?tmp\.pth\.tar", "timm", None, None, "partial"),
+        (r"checkpoint_best\.pth", "nnU-Net", None, None, "best"),
+        (r"checkpoint_latest\.pth", "nnU-Net", None, None, "last"),
+        (r"checkpoint_final\.pth", "nnU-Net", None, None, "final"),
+        (r"model_optim_rng\.pt|distrib_optim\.pt", "Megatron-LM", None, None, None),
+        (r".+\.nemo", "NeMo", None, None, "final"),
+    )
+)
+
+
+def parse_checkpoint_name(name: str) -> CheckpointName | None:
+    """Read a checkpoint file's name, or None if it is not a weights file (records such as
+    ``trainer_state.json`` or ``latest`` are part of a checkpoint, not one themselves)."""
+    for pattern, tool, step, epoch, role in _FIXED:
+        match = pattern.fullmatch(name)
+        if match:
+            groups = match.groupdict()
+            return CheckpointName(
+                tool=tool,
+                step=_int(groups.get(step)) if step else None,
+                epoch=_int(groups.get(epoch)) if epoch else None,
+                role=role,
+            )
+    if name.endswith(".ckpt"):
+        return _lightning(name[: -len(".ckpt")])
+    shard = _SHARD.fullmatch(name)
+    if shard and shard.group(2) in (".safetensors", ".bin"):
+        return CheckpointName(tool="Hugging Face", group=shard.group(1) + shard.group(2))
+    bundle = _TF_BUNDLE.fullmatch(name)
+    if bundle:
+        prefix = bundle.group(1) + (f"-{bundle.group(2)}" if bundle.group(2) else "")
+        return CheckpointName(tool="TensorFlow", step=_int(bundle.group(2)), group=prefix)
+    if name.endswith((".safetensors", ".pt", ".pth", ".bin", ".keras", ".h5", ".onnx", ".msgpack",
+                      ".pth.tar", ".gguf", ".tflite", ".distcp", ".pdparams", ".engine")):
+        if name.endswith(".bin") and not name.startswith(("pytorch_model", "adapter_model")):
+            return None  # optimizer.bin and friends are resume state, not a checkpoint
+        if name.startswith(("optimizer", "scheduler", "scaler", "rng_state", "random_states",
+                            "training_args")):
+            return None
+        return _generic(name)
+    return None
+
+
+_GENERIC_STEP = re.compile(r"(?:^|[_\-.])(?:step|global_step|iter|iteration|it)[_\-=]?(\d+)", re.I)
+_GENERIC_EPOCH = re.compile(r"(?:^|[_\-.])(?:epoch|ep|e)[_\-=]?(\d+)", re.I)
+
+
+def _generic(name: str) -> CheckpointName:
+    """Any other weights file: look for step/epoch numbers and metric=value tokens."""
+    step = _GENERIC_STEP.search(name)
+    epoch = _GENERIC_EPOCH.search(name)
+    stem = name.split(".", 1)[0] if "=" not in name else name.rsplit(".", 1)[0]
+    metrics = tuple((k, float(v)) for k, v in _LIGHTNING_TOKEN.findall(stem)
+                    if k not in ("epoch", "step"))
+    lower = name.lower()
+    role = None
+    if lower.startswith("best"):
+        role = "best"
+    elif lower.startswith(("last", "latest")):
+        role = "last"
+    return CheckpointName(
+        tool="PyTorch",
+        step=_int(step.group(1)) if step else None,
+        epoch=_int(epoch.group(1)) if epoch else None,
+        metrics=metrics,
+        role=role,
+    )
+
+
+# ------------------------------------------------------------------------- folder checkpoints
+_DIR_PATTERNS = (
+    (re.compile(r"checkpoint-(\d+)"), "HF Trainer", "step"),
+    (re.compile(r"checkpoint_(\d+)"), "Accelerate", "step"),
+    (re.compile(r"global_step(\d+)"), "DeepSpeed", "step"),
+    (re.compile(r"iter_(\d{7})"), "Megatron-LM", "step"),
+    (re.compile(r"(?:.+_)?(\d+)"), "Orbax", "step"),
+)
+
+
+def parse_checkpoint_dir(name: str, rule_tool: str | None) -> CheckpointName:
+    """Read a checkpoint folder's name (``checkpoint-500``, ``global_step900``, a Lightning
+    ``epoch=3-step=900.ckpt`` folder, an Orbax step folder...)."""
+    if name.endswith((".ckpt", ".pth", ".pt")) and "." in name:
+        parsed = parse_checkpoint_name(name)
+        if parsed is not None:
+            return parsed
+    for pattern, tool, _ in _DIR_PATTERNS:
+        match = pattern.fullmatch(name)
+        if match:
+            return CheckpointName(tool=rule_tool or tool, step=int(match.group(1)))
+    return CheckpointName(tool=rule_tool or "checkpoint", role="partial"
+                          if name.endswith("-tmp") or "orbax-checkpoint-tmp" in name else None)

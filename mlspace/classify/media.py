@@ -1,0 +1,60 @@
+"""Images, audio and video: a folder of many is a dataset, or augmented copies when the names
+are those an augmentation tool writes; a few inside a run are plots and belong to its logs."""
+
+from __future__ import annotations
+
+import re
+
+from mlspace.classify.categories import Category
+from mlspace.classify.rules import Context
+
+#: Fewer media files than this in a plain folder are documents or figures, not a dataset.
+DATASET_MIN_FILES = 10
+
+# Augmentor: "<class>_original_<image>_<uuid4>.<fmt>" (ml-layouts.md §7.2)
+_AUGMENTOR = re.compile(
+    r"(?:_groundtruth_\(\d+\)_)?.+?_(?:original_)?.+_"
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.\w+"
+)
+# Keras ImageDataGenerator(save_to_dir) with its default empty prefix: "_<index>_<hash>.<fmt>".
+# With a custom prefix the pattern also fits ordinary dataset names such as img_0012_0001.jpg,
+# and calling raw data "augmented" would put it up for removal, so only the default counts.
+_KERAS = re.compile(r"_\d+_\d{1,7}\.(?:png|jpe?g|bmp|tiff?|webp)", re.IGNORECASE)
+# Roboflow: "<stem>_<ext>.rf.<32 hex>.<ext>"; variants of one image share what precedes ".rf."
+_ROBOFLOW = re.compile(r"(.+_[A-Za-z0-9]+)\.rf\.[0-9a-f]{32}\.\w+", re.IGNORECASE)
+_SAMPLE = 8
+
+_FIXED = {
+    Context.RUN: Category.LOG,
+    Context.LOG: Category.LOG,
+    Context.CHECKPOINTS: Category.CHECKPOINT,
+    Context.AUGMENTED: Category.AUGMENTED,
+}
+
+
+def needs_sample(ctx: Context, count: int) -> bool:
+    """Whether folder_media_category must see some names (to spot augmentation tools)."""
+    return ctx not in _FIXED and count >= DATASET_MIN_FILES
+
+
+def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Category:
+    """What ``count`` media files of one folder are; ``sample`` holds the first few names
+    when needs_sample() says so."""
+    if ctx in _FIXED:
+        return _FIXED[ctx]
+    if count < DATASET_MIN_FILES:
+        return Category.DATASET if ctx == Context.DATASET else Category.OTHER
+    sample = sample[:_SAMPLE]
+    augmented = sum(1 for n in sample if _AUGMENTOR.fullmatch(n) or _KERAS.fullmatch(n))
+    return Category.AUGMENTED if augmented * 2 > len(sample) else Category.DATASET
+
+
+def roboflow_variants(names: dict[int, str]) -> list[int]:
+    """Of several Roboflow exports of one source image (given as entry -> name), the entries
+    beyond the first by name: augmented copies; the first stays the dataset's image."""
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for entry, name in names.items():
+        match = _ROBOFLOW.fullmatch(name)
+        if match:
+            groups.setdefault(match.group(1), []).append((name, entry))
+    return [entry for members in groups.values() for _, entry in sorted(members)[1:]]

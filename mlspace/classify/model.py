@@ -1,0 +1,76 @@
+"""The units people think in: artifacts (one checkpoint, one dataset, one W&B run...), the
+ordered checkpoint series of a run, and runs. Frozen values, built once per classification."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlspace.classify.categories import Category
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One unit: a folder (its whole subtree) or a group of files (a sharded or bundled
+    checkpoint), with sizes counted once per inode."""
+
+    id: str  # "<kind>:<absolute path>": stable for the same tree
+    kind: str  # checkpoint, run, dataset, augmented, cache, debug, log
+    category: Category
+    entry: int  # the folder, or the first file of the group
+    entries: tuple[int, ...]  # every entry the unit is made of at its top level
+    path: str
+    name: str
+    tool: str | None
+    disk_usage: int
+    apparent_size: int
+    files: int
+    newest_mtime: float
+    is_dir: bool
+    step: int | None = None
+    epoch: int | None = None
+    metrics: tuple[tuple[str, float], ...] = ()
+    role: str | None = None  # best / last / final / partial, as the tool's naming says
+    series: str | None = None
+    run: str | None = None
+    copy_of: str | None = None  # id of the checkpoint this one duplicates
+    copy_kind: str | None = None  # "hard link", "symlink" or "same size"
+
+    def metric(self, name: str) -> float | None:
+        return dict(self.metrics).get(name)
+
+
+@dataclass(frozen=True)
+class Series:
+    """The checkpoints of one run in one folder, oldest first, with what is known about which
+    is the latest and which the best, and how that was learned."""
+
+    id: str
+    path: str
+    tool: str
+    members: tuple[str, ...]
+    latest: str | None
+    latest_reason: str
+    best: str | None
+    best_reason: str
+    best_metric: str | None = None
+    best_value: float | None = None
+    best_mode: str | None = None  # "min" or "max"
+    protected: tuple[str, ...] = ()  # never suggested: latest, best, pointed-to, their copies
+    run: str | None = None
+    disk_usage: int = 0
+
+
+@dataclass(frozen=True)
+class Run:
+    """A training or logging run folder and the series found in it."""
+
+    id: str
+    path: str
+    name: str
+    tool: str | None
+    entry: int
+    disk_usage: int
+    apparent_size: int
+    files: int
+    newest_mtime: float
+    series: tuple[str, ...] = field(default=())

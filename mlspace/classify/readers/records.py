@@ -1,0 +1,115 @@
+"""Small readers for the records tools keep beside their checkpoints: JSON state files and
+one-line text pointers. Each returns None when the record is missing, too large or malformed:
+a record is a hint, never a reason to fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+
+#: Records larger than this are not read (a trainer_state.json with a huge log history).
+MAX_RECORD_BYTES = 20 * 2**20
+
+
+def read_text(path: str, limit: int = MAX_RECORD_BYTES) -> str | None:
+    try:
+        if os.path.getsize(path) > limit:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def read_json(path: str) -> object | None:
+    text = read_text(path)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class TrainerState:
+    """What an HF Trainer ``trainer_state.json`` records (ml-layouts.md §1.4)."""
+
+    global_step: int | None
+    epoch: float | None
+    best_checkpoint: str | None  # basename of best_model_checkpoint
+    best_metric: float | None
+    best_metric_name: str | None  # found in log_history where the value equals best_metric
+    eval_metrics: tuple[tuple[str, float], ...]  # the last evaluation logged
+
+
+def read_trainer_state(path: str) -> TrainerState | None:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        return None
+    history = data.get("log_history") if isinstance(data.get("log_history"), list) else []
+    best_metric = data.get("best_metric")
+    best_name = None
+    last_eval: dict = {}
+    for record in history:
+        if not isinstance(record, dict):
+            continue
+        evals = {k: v for k, v in record.items() if k.startswith("eval_")
+                 and isinstance(v, (int, float)) and k not in _EVAL_BOOKKEEPING}
+        if evals:
+            last_eval = evals
+            if best_metric is not None and best_name is None:
+                best_name = next((k for k, v in evals.items() if v == best_metric), None)
+    best_path = data.get("best_model_checkpoint")
+    return TrainerState(
+        global_step=data.get("global_step") if isinstance(data.get("global_step"), int) else None,
+        epoch=data.get("epoch") if isinstance(data.get("epoch"), (int, float)) else None,
+        best_checkpoint=os.path.basename(str(best_path).rstrip("/\\")) if best_path else None,
+        best_metric=best_metric if isinstance(best_metric, (int, float)) else None,
+        best_metric_name=best_name,
+        eval_metrics=tuple((k, float(v)) for k, v in last_eval.items()),
+    )
+
+
+_EVAL_BOOKKEEPING = {
+    "eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_epoch",
+}
+
+
+def read_pointer(path: str) -> str | None:
+    """A one-line pointer file (DeepSpeed ``latest``, Detectron2/MMEngine ``last_checkpoint``,
+    Megatron's tracker): its first line, stripped, reduced to a basename when it is a path."""
+    text = read_text(path, limit=64 * 1024)
+    if not text or not text.strip():
+        return None
+    return os.path.basename(text.strip().splitlines()[0].strip().rstrip("/"))
+
+
+_TF_STATE = re.compile(r'^model_checkpoint_path:\s*"(.*)"', re.M)
+
+
+def read_tf_checkpoint_state(path: str) -> str | None:
+    """The latest prefix named by a TensorFlow ``checkpoint`` state file, or None if the file
+    is not such a state file (``checkpoint`` is also a common name for other things)."""
+    text = read_text(path, limit=1024 * 1024)
+    match = _TF_STATE.search(text or "")
+    return os.path.basename(match.group(1)) if match else None
+
+
+def read_best_k_models(path: str) -> dict[str, float] | None:
+    """Lightning's optional ``best_k_models.yaml`` ({path: score}); read line by line, since
+    it is flat and mlspace parses no YAML it does not need to."""
+    text = read_text(path, limit=1024 * 1024)
+    if not text:
+        return None
+    scores = {}
+    for line in text.splitlines():
+        key, sep, value = line.rpartition(":")
+        if sep and key.strip():
+            try:
+                scores[os.path.basename(key.strip().strip("'\""))] = float(value)
+            except ValueError:
+                continue
+    return scores or None

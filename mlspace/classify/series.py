@@ -1,0 +1,230 @@
+"""Order the checkpoints of each folder into a series and learn, from the tools' own records
+where they exist, which one is the latest and which the best (ml-layouts.md §8).
+
+Order of trust for "latest": a pointer the tool wrote (DeepSpeed ``latest``, Detectron2 and
+MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` state), then a
+file the tool names last or final, then the highest step or epoch, then the newest file.
+For "best": HF Trainer's ``best_model_checkpoint``, Lightning's ``best_k_models.yaml``, a file
+the tool names best, then a metric in the names whose direction is clear; else unknown.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import replace
+
+from mlspace.classify.artifacts import Found, symlink_target_name
+from mlspace.classify.metrics import direction
+from mlspace.classify.model import Artifact, Series
+from mlspace.classify.readers.records import (
+    TrainerState,
+    read_best_k_models,
+    read_pointer,
+    read_tf_checkpoint_state,
+    read_trainer_state,
+)
+from mlspace.scan import Snapshot
+
+
+def build_series(snapshot: Snapshot, checkpoints: list[Found]
+                 ) -> tuple[list[Series], list[Artifact]]:
+    """Series per folder, and the checkpoints updated with what their records say.
+
+    Checkpoint folders and checkpoint files side by side (HF Trainer's checkpoint-N folders
+    next to the final ``save_model()`` weights) are two series: the final model is not an
+    older step of the run to be rotated away.
+    """
+    by_folder: dict[tuple[int, bool], list[Artifact]] = {}
+    for found in checkpoints:
+        by_folder.setdefault((found.parent_row, found.artifact.is_dir), []).append(found.artifact)
+    all_series, updated = [], []
+    for (row, is_dir), members in by_folder.items():
+        folder = snapshot.dir_path(row)
+        series_id = f"series:{folder}"
+        if not is_dir and (row, True) in by_folder:
+            series_id += "#files"
+        series, artifacts = _one_series(snapshot, row, folder, series_id, members)
+        all_series.append(series)
+        updated.extend(artifacts)
+    return all_series, updated
+
+
+def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
+                members: list[Artifact]) -> tuple[Series, list[Artifact]]:
+    members = _with_trainer_state(members)
+    members = _with_copies(snapshot, members)
+    members.sort(key=_order_key)
+    by_name = {m.name: m for m in members}
+    children = set(snapshot.child_names(row))
+    latest, latest_reason, pointed = _latest(folder, children, members, by_name)
+    best, best_reason, metric, value, mode = _best(folder, children, members, by_name)
+    protected = {m.id for m in (latest, best) if m is not None} | pointed
+    protected |= {m.id for m in members if m.role in ("best", "last", "final")}
+    for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
+        if member.copy_of in protected or (member.id in protected and member.copy_of):
+            protected |= {member.id, member.copy_of or member.id}
+    tools = Counter(m.tool or "checkpoint" for m in members)
+    members = [replace(m, series=series_id) for m in members]
+    series = Series(
+        id=series_id,
+        path=folder,
+        tool=tools.most_common(1)[0][0],
+        members=tuple(m.id for m in members),
+        latest=latest.id if latest else None,
+        latest_reason=latest_reason,
+        best=best.id if best else None,
+        best_reason=best_reason,
+        best_metric=metric,
+        best_value=value,
+        best_mode=mode,
+        protected=tuple(m.id for m in members if m.id in protected),
+        disk_usage=sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
+    )
+    return series, members
+
+
+def _order_key(m: Artifact) -> tuple[float, float]:
+    number = m.step if m.step is not None else m.epoch
+    return (float(number) if number is not None else -1.0, m.newest_mtime)
+
+
+def _with_trainer_state(members: list[Artifact]) -> list[Artifact]:
+    """HF Trainer checkpoints: epoch and the last evaluation from each one's own record."""
+    out = []
+    for m in members:
+        state = _trainer_state(m)
+        if state is not None:
+            m = replace(
+                m,
+                step=m.step if m.step is not None else state.global_step,
+                epoch=int(state.epoch) if state.epoch is not None else m.epoch,
+                metrics=state.eval_metrics or m.metrics,
+            )
+        out.append(m)
+    return out
+
+
+def _trainer_state(m: Artifact) -> TrainerState | None:
+    if not m.is_dir or m.tool != "HF Trainer":
+        return None
+    return read_trainer_state(os.path.join(m.path, "trainer_state.json"))
+
+
+def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
+    """Mark hard links (timm), symlinks (Lightning ``last.ckpt``) and same-size copies that a
+    tool writes under a best/last name (fairseq, Ultralytics) as copies of a numbered one."""
+    by_inode: dict[tuple[int, int], Artifact] = {}
+    by_name = {m.name: m for m in members}
+    numbered_by_size = {m.apparent_size: m for m in members if m.role is None and not m.is_dir}
+    out = []
+    for m in sorted(members, key=lambda a: (a.role is not None, a.name)):
+        copy_of, kind = None, None
+        if not m.is_dir and int(snapshot.nlink[m.entry]) > 1:
+            key = (int(snapshot.dir_dev[snapshot.parent_row(m.entry)]), int(snapshot.ino[m.entry]))
+            if key in by_inode:
+                copy_of, kind = by_inode[key].id, "hard link"
+            else:
+                by_inode[key] = m
+        target = symlink_target_name(snapshot, m)
+        if target is not None and target in by_name:
+            copy_of, kind = by_name[target].id, "symlink"
+        if copy_of is None and m.role in ("best", "last") and m.apparent_size > 0:
+            twin = numbered_by_size.get(m.apparent_size)
+            if twin is not None:
+                copy_of, kind = twin.id, "same size"
+        out.append(replace(m, copy_of=copy_of, copy_kind=kind) if copy_of else m)
+    return out
+
+
+def _latest(folder: str, children: set[str], members: list[Artifact],
+            by_name: dict[str, Artifact]) -> tuple[Artifact | None, str, set[str]]:
+    """The latest checkpoint, why, and the ids the tools' pointers name."""
+    pointed: set[str] = set()
+    for record, tool in (("latest", "DeepSpeed"), ("last_checkpoint", "last_checkpoint file"),
+                         ("latest_checkpointed_iteration.txt", "Megatron tracker"),
+                         ("checkpoint", "TensorFlow checkpoint state")):
+        if record not in children:
+            continue
+        path = os.path.join(folder, record)
+        reader = read_tf_checkpoint_state if record == "checkpoint" else read_pointer
+        target = reader(path)
+        if target and record == "latest_checkpointed_iteration.txt" and target.isdigit():
+            target = f"iter_{int(target):07d}"
+        if target and target in by_name:
+            pointed.add(by_name[target].id)
+            return by_name[target], f"{tool} names {target}", pointed
+    for role, words in (("last", "named last by the tool"), ("final", "the final save")):
+        named = [m for m in members if m.role == role]
+        if named:
+            chosen = max(named, key=lambda m: m.newest_mtime)
+            if chosen.copy_kind == "symlink" and chosen.copy_of:
+                pointed.add(chosen.copy_of)
+                target = next(m for m in members if m.id == chosen.copy_of)
+                return target, f"{chosen.name} links to it", pointed | {chosen.id}
+            return chosen, f"{chosen.name}: {words}", pointed
+    numbered = [m for m in members if m.role != "partial"]
+    if not numbered:
+        return None, "no complete checkpoint", pointed
+    stepped = [m for m in numbered if m.step is not None or m.epoch is not None]
+    if stepped:
+        chosen = stepped[-1]
+        what = f"step {chosen.step}" if chosen.step is not None else f"epoch {chosen.epoch}"
+        return chosen, f"highest {what.split()[0]} ({what.split()[1]})", pointed
+    chosen = max(numbered, key=lambda m: m.newest_mtime)
+    return chosen, "newest file (no step recorded)", pointed
+
+
+def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact]
+          ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
+    hf = _hf_best(members, by_name)
+    if hf is not None:
+        return hf
+    if "best_k_models.yaml" in children:
+        scores = read_best_k_models(os.path.join(folder, "best_k_models.yaml")) or {}
+        known = {name: s for name, s in scores.items() if name in by_name}
+        if known:
+            # The file does not say the mode; the monitor's name in the file names does.
+            metric = next((k for k, _ in by_name[next(iter(known))].metrics), None)
+            mode = direction(metric or "") or "min"
+            name = (min if mode == "min" else max)(known, key=known.__getitem__)
+            return (by_name[name], "Lightning best_k_models.yaml", metric, known[name], mode)
+    named = [m for m in members if m.role == "best"]
+    if named:
+        chosen = max(named, key=lambda m: m.newest_mtime)
+        return chosen, f"{chosen.name}: named best by the tool", None, None, None
+    return _best_by_metric(members)
+
+
+def _hf_best(members: list[Artifact], by_name: dict[str, Artifact]
+             ) -> tuple[Artifact, str, str | None, float | None, str | None] | None:
+    """HF Trainer: the newest checkpoint's trainer_state.json names the best checkpoint."""
+    hf = [m for m in members if m.tool == "HF Trainer" and m.is_dir]
+    if not hf:
+        return None
+    state = _trainer_state(hf[-1])
+    if state is None or not state.best_checkpoint or state.best_checkpoint not in by_name:
+        return None
+    metric = state.best_metric_name
+    return (by_name[state.best_checkpoint], "trainer_state.json best_model_checkpoint", metric,
+            state.best_metric, direction(metric) if metric else None)
+
+
+def _best_by_metric(members: list[Artifact]
+                    ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
+    """A metric every numbered checkpoint carries in its name, if its direction is clear."""
+    candidates = [m for m in members if m.metrics and m.role is None]
+    if not candidates:
+        return None, "no metric recorded", None, None, None
+    common = set.intersection(*(set(dict(m.metrics)) for m in candidates))
+    ranked = sorted(common, key=lambda k: (not k.startswith(("val", "eval")), k))
+    for metric in ranked:
+        mode = direction(metric)
+        if mode is None:
+            continue
+        pick = min if mode == "min" else max
+        best = pick(candidates, key=lambda m: dict(m.metrics)[metric])
+        value = dict(best.metrics)[metric]
+        return best, f"{metric} in the file names ({mode})", metric, value, mode
+    names = ", ".join(ranked) or "none shared"
+    return None, f"metric direction unknown ({names})", None, None, None

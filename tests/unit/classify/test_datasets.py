@@ -1,0 +1,84 @@
+"""Datasets and augmented copies (ml-layouts.md §7)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from layouts import categories_by_path, inventory_of, make
+
+
+def test_image_folder_is_a_dataset(tmp_path: Path) -> None:
+    spec: dict[str, object] = {f"imgs/cat/img_{i:04d}.jpg": 50 for i in range(12)}
+    spec.update({f"imgs/dog/IMG_{i:04d}.JPG": 50 for i in range(12)})
+    cats = categories_by_path(inventory_of(make(tmp_path, spec)))
+    assert cats["imgs/cat/img_0003.jpg"] == "dataset"
+    assert cats["imgs/dog/IMG_0003.JPG"] == "dataset"
+
+
+def test_a_few_images_in_a_repo_are_not_a_dataset(tmp_path: Path) -> None:
+    cats = categories_by_path(inventory_of(make(tmp_path, {
+        "docs/figure.png": 50, "docs/README.md": "x",
+    })))
+    assert cats["docs/figure.png"] == "other"
+
+
+def test_data_folder_formats(tmp_path: Path) -> None:
+    cats = categories_by_path(inventory_of(make(tmp_path, {
+        "data/wds/shard-000000.tar": 100,
+        "data/lmdb_train/data.mdb": 100,
+        "data/lmdb_train/lock.mdb": 10,
+        "data/tfrecords/mnist-train.tfrecord-00000-of-00001": 100,
+        "data/emb.npy": 100,
+        "data/table.parquet": 100,
+        "loose/train.parquet": 100,
+        "loose/features.h5": 100,
+    })))
+    for path in ("data/wds/shard-000000.tar", "data/lmdb_train/data.mdb",
+                 "data/lmdb_train/lock.mdb", "data/tfrecords/mnist-train.tfrecord-00000-of-00001",
+                 "data/emb.npy", "data/table.parquet", "loose/train.parquet",
+                 "loose/features.h5"):
+        assert cats[path] == "dataset", path
+
+
+def test_augmented_folders(tmp_path: Path) -> None:
+    spec: dict[str, object] = {f"data/raw/cats/img_{i}.jpg": 50 for i in range(12)}
+    spec.update({
+        f"data/raw/cats/output/cats_original_img_{i}.jpg_{uuid.uuid4()}.JPEG": 50
+        for i in range(12)
+    })
+    spec.update({f"data/train_aug/img_{i}.jpg": 50 for i in range(3)})
+    spec.update({f"work/augmented/x_{i}.png": 50 for i in range(3)})
+    cats = categories_by_path(inventory_of(make(tmp_path, spec)))
+    assert cats["data/raw/cats/img_3.jpg"] == "dataset"
+    output = [p for p in cats if p.startswith("data/raw/cats/output/")]
+    assert output and all(cats[p] == "augmented" for p in output)
+    assert cats["data/train_aug/img_1.jpg"] == "augmented"
+    assert cats["work/augmented/x_1.png"] == "augmented"
+
+
+def test_keras_save_to_dir_names_are_augmented(tmp_path: Path) -> None:
+    spec = {f"gen/_{i}_{1000 + i * 7919}.png": 50 for i in range(15)}
+    cats = categories_by_path(inventory_of(make(tmp_path, spec)))
+    assert all(cats[p] == "augmented" for p in spec)
+
+
+def test_roboflow_variants_beyond_the_first_are_augmented(tmp_path: Path) -> None:
+    hexes = [uuid.uuid4().hex for _ in range(14)]
+    spec = {f"export/train/photo{i}_png.rf.{hexes[i]}.jpg": 50 for i in range(12)}
+    spec["export/train/photo0_png.rf." + hexes[12] + ".jpg"] = 50
+    spec["export/train/photo0_png.rf." + hexes[13] + ".jpg"] = 50
+    cats = categories_by_path(inventory_of(make(tmp_path, spec)))
+    photo0 = sorted(p for p in spec if "/photo0_" in p)
+    assert [cats[p] for p in photo0] == ["dataset", "augmented", "augmented"]
+    assert cats[f"export/train/photo5_png.rf.{hexes[5]}.jpg"] == "dataset"
+
+
+def test_nnunet_preprocessed_is_augmented_raw_is_dataset(tmp_path: Path) -> None:
+    cats = categories_by_path(inventory_of(make(tmp_path, {
+        "nnUNet_raw/Dataset001_Heart/imagesTr/la_003_0000.nii.gz": 100,
+        "nnUNet_preprocessed/Dataset001_Heart/nnUNetPlans_3d_fullres/la_003.b2nd": 100,
+    })))
+    assert cats["nnUNet_raw/Dataset001_Heart/imagesTr/la_003_0000.nii.gz"] == "dataset"
+    assert cats["nnUNet_preprocessed/Dataset001_Heart/nnUNetPlans_3d_fullres/la_003.b2nd"] \
+        == "augmented"

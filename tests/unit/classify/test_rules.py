@@ -1,0 +1,84 @@
+"""Rules as data: the user's rules file adds and overrides; a broken one is reported and the
+defaults still work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from layouts import categories_by_path, make
+
+from mlspace.classify import RuleError, classify, load_rules
+from mlspace.classify.rules import parse_rules, user_rules_path
+from mlspace.scan import ScanOptions, scan
+
+
+def _cats(root: Path) -> dict[str, str]:
+    return categories_by_path(classify(scan([root], ScanOptions(workers=1))))
+
+
+def test_user_rules_live_in_the_config_dir(isolated_user_dirs: Path) -> None:
+    assert str(user_rules_path()).startswith(str(isolated_user_dirs))
+    assert user_rules_path().name == "rules.toml"
+
+
+def test_user_rule_adds_a_folder_and_a_file_rule(tmp_path: Path) -> None:
+    user_rules_path().parent.mkdir(parents=True, exist_ok=True)
+    user_rules_path().write_text(
+        '[[dir]]\nid = "lab-scratch"\nnames = ["scratch"]\ncontext = "cache"\n\n'
+        '[[file]]\nid = "lab-dumps"\nsuffixes = [".dump"]\ncategory = "debug"\n'
+    )
+    cats = _cats(make(tmp_path / "ws", {"scratch/x.bin": 10, "job.dump": 10}))
+    assert cats["scratch/x.bin"] == "cache"
+    assert cats["job.dump"] == "debug"
+
+
+def test_user_rule_overrides_and_disables_defaults(tmp_path: Path) -> None:
+    root = make(tmp_path / "ws", {"nohup.out": "x", "src/__pycache__/a.pyc": "x"})
+    assert _cats(root)["nohup.out"] == "log"
+    user_rules_path().parent.mkdir(parents=True, exist_ok=True)
+    user_rules_path().write_text(
+        '[[file]]\nid = "log-files"\nnames = ["nohup.out"]\ncategory = "debug"\n\n'
+        '[[dir]]\nid = "python-bytecode"\ndisabled = true\n'
+    )
+    cats = _cats(root)
+    assert cats["nohup.out"] == "debug"
+    assert cats["src/__pycache__/a.pyc"] == "cache"  # still a cache by its suffix
+
+
+def test_malformed_user_file_names_the_line_and_falls_back(tmp_path: Path) -> None:
+    user_rules_path().parent.mkdir(parents=True, exist_ok=True)
+    user_rules_path().write_text('[[file]]\nid = "x"\nsuffixes = [".a"\ncategory = "log"\n')
+    rules = load_rules()
+    assert len(rules.warnings) == 1
+    assert "line 3" in rules.warnings[0] or "line 4" in rules.warnings[0]
+    assert "using the default rules only" in rules.warnings[0]
+    inv = classify(scan([make(tmp_path / "ws", {"nohup.out": "x"})], ScanOptions(workers=1)),
+                   rules)
+    assert inv.warnings == tuple(rules.warnings)
+    assert categories_by_path(inv)["nohup.out"] == "log"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[[file]]\nid = "a"\nsuffixes = [".x"]\ncategory = "checkpoints"\n',
+     "line 2: [[file]] rule 'a': unknown category 'checkpoints'"),
+    ('[[dir]]\nid = "b"\nnames = ["x"]\ncontext = "dataset"\nwithin = ["nowhere"]\n',
+     "line 2: [[dir]] rule 'b': unknown context 'nowhere'"),
+    ('[[dir]]\nid = "c"\nregex = "(unclosed"\ncontext = "cache"\n',
+     "line 2: [[dir]] rule 'c': bad regex"),
+    ('[[file]]\nid = "d"\nsuffixes = ["x"]\ncategory = "log"\n', "must start with a dot"),
+    ('[[file]]\nid = "e"\ncategory = "log"\n', "needs names, suffixes, prefixes or regex"),
+    ('[[file]]\nid = "f"\nname = ["x"]\ncategory = "log"\n', "unknown key(s) ['name']"),
+])
+def test_rule_errors_say_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(RuleError) as err:
+        parse_rules(text, "rules.toml", allow_disabled=True)
+    assert message in str(err.value)
+    assert str(err.value).startswith("rules.toml")
+
+
+def test_default_rules_are_valid() -> None:
+    rules = load_rules()
+    assert rules.warnings == []
+    ids = [r.id for r in rules.dir_rules] + [r.id for r in rules.file_rules]
+    assert len(ids) == len(set(ids))
