@@ -1,0 +1,96 @@
+"""View filters (categories, age bucket, minimum size, name text) applied to a whole
+inventory at once: which entries match, and each folder's totals over what matches.
+
+One mechanism serves every view: the tree, the treemap and the charts all read sizes from a
+FilterResult, so they always agree with each other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mlspace.ages import AgeTable
+from mlspace.classify import Category, Inventory
+from mlspace.scan.walker import KIND_DIR
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    categories: frozenset[Category] | None = None  # None: all
+    bucket: int | None = None  # an index into ages.BUCKETS, None: any age
+    min_size: int = 0  # entries smaller than this (in the current size mode) are hidden
+    text: str = ""  # case-insensitive part of a file's name
+
+    @property
+    def narrows(self) -> bool:
+        """True when some files may be left out (destructive actions are then disabled on
+        folders: a cleanup must never act on a folder whose contents the user cannot see)."""
+        return self.categories is not None or self.bucket is not None or bool(self.text)
+
+
+@dataclass(frozen=True, eq=False)
+class FilterResult:
+    spec: FilterSpec
+    matches: np.ndarray | None  # bool per entry (files), None when nothing narrows
+    dir_disk: np.ndarray  # per folder row, over matching files (and folders' own size)
+    dir_apparent: np.ndarray
+    dir_files: np.ndarray
+
+    def size(self, inv: Inventory, entry: int, apparent: bool) -> int:
+        snap = inv.snapshot
+        row = snap.row_of(entry)
+        if row >= 0:
+            return int((self.dir_apparent if apparent else self.dir_disk)[row])
+        if not snap.counted[entry] or (self.matches is not None and not self.matches[entry]):
+            return 0
+        return int(snap.apparent[entry]) if apparent else snap.disk_usage(entry)
+
+    def visible(self, inv: Inventory, entry: int, apparent: bool) -> bool:
+        snap = inv.snapshot
+        row = snap.row_of(entry)
+        if self.spec.narrows:
+            if row >= 0:
+                if self.dir_files[row] == 0:
+                    return False
+            elif self.matches is not None and not self.matches[entry]:
+                return False
+        return self.spec.min_size <= 0 or self.size(inv, entry, apparent) >= self.spec.min_size
+
+
+def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec) -> FilterResult:
+    snap = inv.snapshot
+    if not spec.narrows:
+        return FilterResult(spec, None, snap.dir_disk, snap.dir_apparent, snap.dir_files)
+    matches = snap.kind != KIND_DIR
+    if spec.categories is not None:
+        matches &= np.isin(inv.categories, [int(c) for c in spec.categories])
+    if spec.bucket is not None:
+        matches &= ages.buckets == spec.bucket
+    if spec.text:
+        matches &= _names_containing(inv, spec.text)
+    counted = matches & snap.counted
+    scratch = np.empty(len(snap), dtype=np.int64)
+    np.multiply(snap.blocks * 512, counted, out=scratch)
+    disk = snap.tree.subtree_sums(scratch)
+    np.multiply(snap.apparent, counted, out=scratch)
+    apparent = snap.tree.subtree_sums(scratch)
+    np.copyto(scratch, matches, casting="unsafe")
+    files = snap.tree.subtree_sums(scratch)
+    return FilterResult(spec, matches, disk, apparent, files)
+
+
+def _names_containing(inv: Inventory, text: str) -> np.ndarray:
+    """Case-insensitive substring match on every name, in the name buffer, with numpy."""
+    snap = inv.snapshot
+    needle = np.frombuffer(text.lower().encode("utf-8", "surrogateescape"), dtype=np.uint8)
+    buf = np.frombuffer(snap.name_buffer, dtype=np.uint8)
+    lower = np.where((buf >= 65) & (buf <= 90), buf + 32, buf)
+    span = len(lower) - len(needle) + 1
+    hits = np.ones(max(span, 0), dtype=bool)
+    for i, byte in enumerate(needle):
+        hits &= lower[i : i + span] == byte
+    entries = np.searchsorted(snap.name_offsets, np.flatnonzero(hits), side="right") - 1
+    found = np.zeros(len(snap), dtype=bool)
+    found[entries] = True
+    return found
