@@ -63,15 +63,46 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scan_arguments(inventory_cmd)
     inventory_cmd.add_argument("--format", choices=("table", "json"), default="table")
     inventory_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+
+    demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
+    demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
     return parser
 
 
+def build_gui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mlspace",
+        description="Open the mlspace app. Commands for terminals and servers: "
+        + ", ".join(sorted(COMMANDS)) + " (mlspace COMMAND --help).",
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="folders to open and scan")
+    parser.add_argument("--demo", action="store_true", help="open a generated sample workspace")
+    parser.add_argument("--screenshot", metavar="FILE",
+                        help="scan (the folders, or the demo), save the window as PNG, exit")
+    parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
+    return parser
+
+
+def run_gui(argv: Sequence[str]) -> int:
+    args = build_gui_parser().parse_args(argv)
+    for path in args.paths:
+        if not os.path.exists(path):
+            raise UsageError(f"no such file or folder: {path}")
+    from mlspace.ui.app import run
+
+    return run(args.paths, demo=args.demo, screenshot=args.screenshot)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        try:
+            return run_gui(argv)
+        except UsageError as err:
+            print(f"mlspace: {err}", file=sys.stderr)
+            return EXIT_USAGE
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_OK
     try:
         return COMMANDS[args.command](args)
     except UsageError as err:
@@ -201,4 +232,17 @@ def cmd_inventory(args: argparse.Namespace) -> int:
     return exit_code_for(snapshot)
 
 
-COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory}
+def cmd_demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from mlspace.demo import generate
+
+    try:
+        root = generate(Path(args.folder))
+    except FileExistsError as err:
+        raise UsageError(str(err)) from None
+    print(f"Demo workspace written to {root}\nOpen it with: mlspace {root}")
+    return EXIT_OK
+
+
+COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "demo": cmd_demo}

@@ -151,7 +151,8 @@ def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classificat
     """Categories for every entry; context and matching rule for every listed folder."""
     contexts, rule_of = judge_folders(snapshot, compiled)
     parents = snapshot.parent_rows_of(np.arange(len(snapshot)))
-    entry_ctx = np.where(parents >= 0, contexts[np.maximum(parents, 0)], Context.GENERIC)
+    # Roots (parent -1) read the GENERIC appended at the end; works with no folders listed.
+    entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
     codes = _codes_by_extension(snapshot, compiled, entry_ctx)
     _resolve_by_name(snapshot, compiled, entry_ctx, codes)
     _resolve_media(snapshot, contexts, parents, codes)

@@ -27,6 +27,8 @@ def extension_keys(snapshot: Snapshot) -> tuple[np.ndarray, np.ndarray]:
     n = len(snapshot)
     keys = np.zeros(n, dtype=np.uint64)
     too_long = np.zeros(n, dtype=bool)
+    if len(dots) == 0:
+        return keys, too_long
     shifts = (np.arange(MAX_EXT, dtype=np.uint64) * np.uint64(8))[None, :]
     for lo in range(0, n, _CHUNK):
         hi = min(n, lo + _CHUNK)

@@ -97,7 +97,7 @@ class Inventory:
             parent = int(snap.dir_parent[row])
             row_owner[row] = owned_rows.get(row, row_owner[parent] if parent >= 0 else -1)
         parents = snap.parent_rows_of(np.arange(len(snap)))
-        inherited = np.where(parents >= 0, row_owner[np.maximum(parents, 0)], -1)
+        inherited = np.append(row_owner, -1)[parents]  # roots (parent -1) read the -1
         return np.where(entry_owner >= 0, entry_owner, inherited)
 
 

@@ -1,0 +1,1 @@
+"""The desktop app (PySide6 + pyqtgraph): the only package of mlspace that imports Qt."""

@@ -82,3 +82,14 @@ def test_default_rules_are_valid() -> None:
     assert rules.warnings == []
     ids = [r.id for r in rules.dir_rules] + [r.id for r in rules.file_rules]
     assert len(ids) == len(set(ids))
+
+
+def test_a_cancelled_or_empty_scan_still_classifies(tmp_path: Path) -> None:
+    make(tmp_path / "ws", {"a/b.ckpt": 10})
+    empty = scan([tmp_path / "ws"], ScanOptions(workers=1), cancelled=lambda: True)
+    assert empty.cancelled and len(empty.dir_entry) == 0
+    inv = classify(empty)
+    assert inv.artifacts == () and len(inv.categories) == len(empty)
+    assert (inv.artifact_of_entries() == -1).all()
+    missing = classify(scan([tmp_path / "absent"]))
+    assert len(missing.categories) == 0

@@ -1,0 +1,184 @@
+"""Category and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
+it again shows everything. Bars read the same numbers as the tree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from mlspace import fmt
+from mlspace.ages import BUCKETS
+from mlspace.classify import ORDER, Category
+from mlspace.ui.colors import category_color
+from mlspace.ui.workspace import Workspace
+
+_BAR = 0.7
+
+
+class _BarChart(QWidget):
+    """A horizontal bar chart with clickable bars and labels on the left axis."""
+
+    bar_clicked = Signal(int, float)  # bar index, value-axis position of the click
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.plot = pg.PlotWidget()
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.setTitle(title)
+        self.plot.getAxis("bottom").setStyle(showValues=False)
+        self.plot.showGrid(x=True, y=False, alpha=0.2)
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.items: list[pg.GraphicsObject] = []
+        self.value_labels: list[pg.TextItem] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        self.follow_palette()
+
+    def follow_palette(self) -> None:
+        palette = self.palette()
+        self.plot.setBackground(palette.color(QPalette.ColorRole.Base))
+        text = palette.color(QPalette.ColorRole.Text)
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).setTextPen(text)
+            self.plot.getAxis(axis).setPen(text)
+        self.plot.setTitle(self.plot.plotItem.titleLabel.text, color=text)
+
+    def clear(self) -> None:
+        for item in self.items + self.value_labels:
+            self.plot.removeItem(item)
+        self.items, self.value_labels = [], []
+
+    def set_labels(self, labels: list[str]) -> None:
+        self.plot.getAxis("left").setTicks([list(enumerate(labels))])
+        self.plot.setYRange(-0.6, len(labels) - 0.4, padding=0)
+        self.plot.getViewBox().invertY(True)
+
+    def add_segment(self, rows: np.ndarray, starts: np.ndarray, widths: np.ndarray,
+                    colors: list[QColor], selected: list[bool]) -> None:
+        pens = [pg.mkPen(self.palette().color(QPalette.ColorRole.Text), width=2) if s
+                else pg.mkPen(None) for s in selected]
+        item = pg.BarGraphItem(x0=starts, y=rows, width=widths, height=_BAR,
+                               brushes=[pg.mkBrush(c) for c in colors], pens=pens)
+        self.plot.addItem(item)
+        self.items.append(item)
+
+    def add_value_label(self, row: int, x: float, text: str) -> None:
+        label = pg.TextItem(text, anchor=(0, 0.5),
+                            color=self.palette().color(QPalette.ColorRole.Text))
+        label.setPos(x, row)
+        self.plot.addItem(label)
+        self.value_labels.append(label)
+
+    def _clicked(self, event: object) -> None:
+        pos = event.scenePos()  # type: ignore[attr-defined]
+        view = self.plot.getViewBox()
+        if not view.sceneBoundingRect().contains(pos):
+            return
+        point: QPointF = view.mapSceneToView(pos)
+        row = int(round(point.y()))
+        if abs(point.y() - row) <= _BAR / 2:
+            self.bar_clicked.emit(row, point.x())
+
+    def click_bar(self, row: int, x: float = 0.0) -> None:
+        """What a click on a bar does (used by tests and keyboard access)."""
+        self.bar_clicked.emit(row, x)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the system switched light/dark
+            self.follow_palette()
+
+
+class CategoryChart(_BarChart):
+    """Space per category."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__("Space by category")
+        self.ws = workspace
+        self.categories: list[Category] = []
+        self.bar_clicked.connect(self._on_bar)
+        for signal in (workspace.inventory_changed, workspace.view_changed):
+            signal.connect(self.refresh)
+
+    def values(self) -> list[tuple[Category, int]]:
+        inv = self.ws.inventory
+        if inv is None:
+            return []
+        totals = inv.category_totals()
+        value = (lambda t: t.apparent_size) if self.ws.apparent else (lambda t: t.disk_usage)
+        return [(c, value(totals[c])) for c in ORDER if totals[c].files or value(totals[c])]
+
+    def refresh(self) -> None:
+        self.clear()
+        pairs = self.values()
+        self.categories = [c for c, _ in pairs]
+        self.set_labels([c.info.label for c in self.categories])
+        if not pairs:
+            return
+        widths = np.array([v for _, v in pairs], dtype=float)
+        chosen = self.ws.filter.spec.categories
+        self.add_segment(np.arange(len(pairs)), np.zeros(len(pairs)), widths,
+                         [category_color(c) for c in self.categories],
+                         [chosen is not None and c in chosen for c in self.categories])
+        for row, width in enumerate(widths):
+            self.add_value_label(row, width, " " + fmt.size(int(width)))
+        self.plot.setXRange(0, max(widths.max(), 1) * 1.25, padding=0)
+
+    def _on_bar(self, row: int, _x: float) -> None:
+        if 0 <= row < len(self.categories):
+            self.ws.toggle_category(self.categories[row])
+
+
+class AgeChart(_BarChart):
+    """Space per age bucket, stacked by category."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__("Space by age (last modified)")
+        self.ws = workspace
+        self.stacks: list[list[tuple[Category, float, float]]] = []
+        self.bar_clicked.connect(self._on_bar)
+        for signal in (workspace.inventory_changed, workspace.view_changed):
+            signal.connect(self.refresh)
+
+    def table(self) -> np.ndarray:
+        ages = self.ws.ages
+        if ages is None:
+            return np.zeros((len(BUCKETS), len(Category)))
+        return ages.by_category_apparent if self.ws.apparent else ages.by_category
+
+    def refresh(self) -> None:
+        self.clear()
+        self.set_labels([b.label for b in BUCKETS])
+        table = self.table()
+        spec = self.ws.filter.spec
+        self.stacks = [[] for _ in BUCKETS]
+        starts = np.zeros(len(BUCKETS))
+        for cat in ORDER:
+            widths = table[:, cat].astype(float)
+            if not widths.any():
+                continue
+            selected = [spec.bucket == b and (spec.categories in (None, frozenset({cat})))
+                        for b in range(len(BUCKETS))]
+            self.add_segment(np.arange(len(BUCKETS)), starts.copy(), widths,
+                             [category_color(cat)] * len(BUCKETS), selected)
+            for b in range(len(BUCKETS)):
+                if widths[b]:
+                    self.stacks[b].append((cat, starts[b], starts[b] + widths[b]))
+            starts += widths
+        for row, total in enumerate(starts):
+            self.add_value_label(row, total, " " + fmt.size(int(total)))
+        self.plot.setXRange(0, max(starts.max(), 1) * 1.25, padding=0)
+
+    def _on_bar(self, row: int, x: float) -> None:
+        """A click on a segment filters to that age and category; on the bar's label area
+        (left of the bars' start, or past the end), to that age alone."""
+        if not 0 <= row < len(BUCKETS):
+            return
+        segment = next((cat for cat, lo, hi in self.stacks[row] if lo <= x <= hi), None)
+        self.ws.toggle_age(row, segment)

@@ -1,0 +1,505 @@
+"""The main window: welcome page, scanning page, and the workspace views side by side."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QGuiApplication,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QToolBar,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mlspace import fmt
+from mlspace.ages import BUCKETS
+from mlspace.config import config_dir
+from mlspace.filtering import FilterSpec
+from mlspace.scan import ScanProgress
+from mlspace.ui.charts import AgeChart, CategoryChart
+from mlspace.ui.details import DetailsPanel
+from mlspace.ui.runs_view import RunsView
+from mlspace.ui.scan_controller import ScanController
+from mlspace.ui.share_delegate import ShareBarDelegate
+from mlspace.ui.tree_model import NAME, SHARE, SIZE, TreeModel
+from mlspace.ui.treemap_view import TreemapView
+from mlspace.ui.workspace import Workspace
+
+MAX_RECENT = 10
+MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
+             ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))
+WELCOME, SCANNING, VIEWS = range(3)
+
+
+def settings() -> QSettings:
+    """Window layout, options and recent folders, in mlspace's platformdirs config dir."""
+    return QSettings(str(config_dir() / "mlspace.ini"), QSettings.Format.IniFormat)
+
+
+class MainWindow(QMainWindow):
+    scan_finished = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("mlspace")
+        self.setAcceptDrops(True)
+        self.ws = Workspace()
+        self.scanner = ScanController(self)
+        self.demo_paths: set[str] = set()
+        self._scan_started = 0.0
+        self._last_progress: ScanProgress | None = None
+
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self._welcome_page())
+        self.stack.addWidget(self._scanning_page())
+        self.stack.addWidget(self._views_page())
+        self.setCentralWidget(self.stack)
+        self._make_actions()
+        self._make_toolbar()
+        self._make_menus()
+        self.status = QLabel()
+        self.statusBar().addWidget(self.status, 1)
+
+        self.scanner.progress.connect(self._on_progress)
+        self.scanner.finished.connect(self._on_finished)
+        self.scanner.failed.connect(self._on_failed)
+        self.ws.selection_changed.connect(self._sync_tree_selection)
+        self.ws.view_changed.connect(self._update_filter_label)
+        self._restore_settings()
+        self._refresh_recent()
+
+    # ------------------------------------------------------------------ pages
+    def _welcome_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addStretch()
+        title = QLabel("<h1>Where did the disk go?</h1>"
+                       "<p>Open an ML project folder, or try the demo workspace.</p>")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(title)
+        buttons = QHBoxLayout()
+        buttons.addStretch()
+        self.open_button = QPushButton("Open a folder…")
+        self.open_button.clicked.connect(self.choose_folder)
+        self.demo_button = QPushButton("Try the demo")
+        self.demo_button.clicked.connect(self.open_demo)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.demo_button)
+        buttons.addStretch()
+        layout.addLayout(buttons)
+        self.recent_label = QLabel()
+        self.recent_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.recent_label.setTextFormat(Qt.TextFormat.RichText)
+        self.recent_label.linkActivated.connect(lambda path: self.open_paths([path]))
+        layout.addWidget(self.recent_label)
+        hint = QLabel("<p style='color:gray'>You can also drop folders on this window.</p>")
+        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(hint)
+        layout.addStretch()
+        return page
+
+    def _scanning_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addStretch()
+        self.scan_title = QLabel("<h2>Scanning…</h2>")
+        self.scan_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 0)
+        self.progress_text = QLabel()
+        self.progress_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.progress_where = QLabel()
+        self.progress_where.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.progress_where.setStyleSheet("color: gray")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_scan)
+        for widget in (self.scan_title, self.progress_bar, self.progress_text,
+                       self.progress_where):
+            layout.addWidget(widget)
+        row = QHBoxLayout()
+        row.addStretch()
+        row.addWidget(self.cancel_button)
+        row.addStretch()
+        layout.addLayout(row)
+        layout.addStretch()
+        return page
+
+    def _views_page(self) -> QWidget:
+        self.model = TreeModel(self.ws)
+        self.tree = QTreeView()
+        self.tree.setModel(self.model)
+        self.tree.setSortingEnabled(True)
+        self.tree.sortByColumn(SIZE, Qt.SortOrder.DescendingOrder)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._tree_menu)
+        self.tree.setItemDelegateForColumn(SHARE, ShareBarDelegate(self.tree))
+        self.tree.header().setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
+        self.tree.header().resizeSection(NAME, 300)
+        self.tree.selectionModel().currentChanged.connect(
+            lambda current, _previous: self.ws.select(self.model.entry(current)))
+        self.tree.doubleClicked.connect(self._tree_double_clicked)
+
+        self.treemap = TreemapView(self.ws)
+        self.runs = RunsView(self.ws)
+        tabs = QTabWidget()
+        tabs.addTab(self.treemap, "Treemap")
+        tabs.addTab(self.runs, "Runs")
+        self.tabs = tabs
+        self.category_chart = CategoryChart(self.ws)
+        self.age_chart = AgeChart(self.ws)
+        charts = QSplitter(Qt.Orientation.Horizontal)
+        charts.addWidget(self.category_chart)
+        charts.addWidget(self.age_chart)
+        self.details = DetailsPanel(self.ws)
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(tabs)
+        right.addWidget(charts)
+        right.addWidget(self.details)
+        right.setSizes([420, 220, 180])
+        self.filter_label = QLabel()
+        self.filter_label.setStyleSheet("padding: 2px 6px;")
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.filter_label)
+        left_layout.addWidget(self.tree)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setSizes([560, 640])
+        self.right_splitter = right
+        return self.splitter
+
+    # ------------------------------------------------------------------ actions
+    def _make_actions(self) -> None:
+        def action(text: str, slot: object, shortcut: QKeySequence | str | None = None
+                   ) -> QAction:
+            act = QAction(text, self)
+            act.triggered.connect(slot)  # type: ignore[arg-type]
+            if shortcut is not None:
+                act.setShortcut(QKeySequence(shortcut))
+            self.addAction(act)
+            return act
+
+        self.open_action = action("&Open folder…", self.choose_folder,
+                                  QKeySequence.StandardKey.Open)
+        self.demo_action = action("Open the &demo workspace", self.open_demo)
+        self.rescan_action = action("&Rescan", self.rescan, "F5")
+        self.cancel_action = action("&Cancel scan", self.cancel_scan, "Ctrl+.")
+        self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.copy_path_action = action("&Copy path", self.copy_selected_path,
+                                       QKeySequence.StandardKey.Copy)
+        self.open_fm_action = action("Open in file &manager", self.open_selected_in_file_manager,
+                                     "Ctrl+E")
+        self.clear_filter_action = action("Show &everything", self.clear_filters, "Escape")
+        self.up_action = action("&Up one folder (treemap)", self.treemap.go_up, "Backspace")
+        self.apparent_action = QAction("&Apparent sizes", self, checkable=True)
+        self.apparent_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
+        self.apparent_action.toggled.connect(self.set_apparent)
+        self.addAction(self.apparent_action)
+
+    def _make_toolbar(self) -> None:
+        bar = QToolBar("Main")
+        bar.setObjectName("main-toolbar")
+        bar.setMovable(False)
+        bar.addAction(self.open_action)
+        bar.addAction(self.rescan_action)
+        bar.addSeparator()
+        self.apparent_box = QCheckBox("Apparent sizes")
+        self.apparent_box.setToolTip("On disk: space the files really take (default).\n"
+                                     "Apparent: the sizes files report (sparse files look big).")
+        self.apparent_box.toggled.connect(self.apparent_action.setChecked)
+        bar.addWidget(self.apparent_box)
+        bar.addSeparator()
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter file names…")
+        self.search.setClearButtonEnabled(True)
+        self.search.setMaximumWidth(240)
+        self._search_timer = QTimer(self, singleShot=True, interval=250)
+        self._search_timer.timeout.connect(self._apply_search)
+        self.search.textChanged.connect(lambda _: self._search_timer.start())
+        bar.addWidget(self.search)
+        self.min_size = QComboBox()
+        for label, _ in MIN_SIZES:
+            self.min_size.addItem(label)
+        self.min_size.currentIndexChanged.connect(self._apply_min_size)
+        bar.addWidget(self.min_size)
+        self.addToolBar(bar)
+        self.toolbar = bar
+
+    def _make_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addAction(self.demo_action)
+        file_menu.addAction(self.rescan_action)
+        file_menu.addAction(self.cancel_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(self.copy_path_action)
+        edit_menu.addAction(self.open_fm_action)
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction(self.apparent_action)
+        view_menu.addAction(self.clear_filter_action)
+        view_menu.addAction(self.up_action)
+        help_menu = self.menuBar().addMenu("&Help")
+        help_menu.addAction("&About mlspace", self._about)
+
+    # ------------------------------------------------------------------ scanning
+    def choose_folder(self) -> None:
+        start = self._recent()[0] if self._recent() else os.path.expanduser("~")
+        path = QFileDialog.getExistingDirectory(self, "Open a folder to scan", start)
+        if path:
+            self.open_paths([path])
+
+    def open_demo(self) -> None:
+        from mlspace.demo import temporary_demo
+
+        path = str(temporary_demo())
+        self.demo_paths.add(path)
+        self.open_paths([path])
+
+    def open_paths(self, paths: list[str]) -> None:
+        missing = [p for p in paths if not os.path.exists(p)]
+        if missing:
+            QMessageBox.warning(self, "mlspace", "Not found:\n" + "\n".join(missing))
+            paths = [p for p in paths if p not in missing]
+        if not paths:
+            return
+        paths = [os.path.abspath(p) for p in paths]
+        self._remember(paths)
+        self._scan_started = time.monotonic()
+        self.scan_title.setText(f"<h2>Scanning {', '.join(os.path.basename(p) or p for p in paths)}"
+                                "…</h2>")
+        self.progress_text.setText("Starting…")
+        self.progress_where.setText("")
+        self.stack.setCurrentIndex(SCANNING)
+        self.cancel_action.setEnabled(True)
+        self.scanner.start(paths)
+
+    def rescan(self) -> None:
+        if self.scanner.paths and not self.scanner.running:
+            self.open_paths(self.scanner.paths)
+
+    def cancel_scan(self) -> None:
+        if self.scanner.running:
+            self.progress_text.setText("Cancelling…")
+            self.scanner.cancel()
+
+    def _on_progress(self, p: ScanProgress) -> None:
+        rate = p.files / p.elapsed if p.elapsed > 0 else 0
+        self.progress_text.setText(f"{fmt.count(p.files)} files · {fmt.size(p.bytes)} · "
+                                   f"{fmt.count(int(rate))} files/s")
+        self.progress_where.setText(self._elide(p.current_dir))
+        self._last_progress = p
+
+    def _elide(self, text: str) -> str:
+        metrics = self.progress_where.fontMetrics()
+        return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(200, self.width() - 80))
+
+    def _on_finished(self, inventory: object, ages: object) -> None:
+        from mlspace.demo import is_demo
+
+        snap = inventory.snapshot  # type: ignore[attr-defined]
+        demo = any(is_demo(r) for r in snap.roots)
+        self.ws.load(inventory, ages, apparent=True if demo else None)  # type: ignore[arg-type]
+        self.apparent_box.setChecked(self.ws.apparent)
+        self.stack.setCurrentIndex(VIEWS)
+        self.cancel_action.setEnabled(False)
+        self._show_totals(demo)
+        if len(snap.root_entries) == 1:
+            self.tree.expand(self.model.index(0, 0))
+        self._update_filter_label()
+        self.setWindowTitle(f"mlspace — {', '.join(snap.roots)}")
+        self.scan_finished.emit()
+
+    def _on_failed(self, message: str) -> None:
+        self.stack.setCurrentIndex(VIEWS if self.ws.loaded else WELCOME)
+        QMessageBox.critical(self, "mlspace", f"The scan failed:\n\n{message}")
+
+    def _show_totals(self, demo: bool) -> None:
+        snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
+        t = snap.grand_totals()
+        parts = [f"{fmt.size(t.disk_usage)} on disk", f"{fmt.size(t.apparent_size)} apparent",
+                 f"{fmt.count(t.files)} files", f"scanned in {fmt.duration(snap.duration)}"]
+        if snap.cancelled:
+            parts.insert(0, "Scan cancelled: partial results")
+        if snap.errors:
+            parts.append(f"{len(snap.errors)} unreadable")
+            self.status.setToolTip("\n".join(f"{e.path}: {e.message}" for e in snap.errors[:30]))
+        if demo:
+            parts.append("Demo: big files are sparse, so sizes are shown as apparent sizes")
+        self.status.setText(" · ".join(parts))
+
+    # ------------------------------------------------------------------ views
+    def set_apparent(self, apparent: bool) -> None:
+        self.apparent_box.setChecked(apparent)
+        self.ws.set_apparent(apparent)
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SIZE, SIZE)
+
+    def clear_filters(self) -> None:
+        self.search.clear()
+        self.min_size.setCurrentIndex(0)
+        self.ws.set_filter(FilterSpec())
+
+    def _apply_search(self) -> None:
+        self.ws.set_filter(replace(self.ws.filter.spec, text=self.search.text().strip()))
+
+    def _apply_min_size(self, index: int) -> None:
+        self.ws.set_filter(replace(self.ws.filter.spec, min_size=MIN_SIZES[index][1]))
+
+    def _update_filter_label(self) -> None:
+        spec = self.ws.filter.spec
+        parts = []
+        if spec.categories:
+            parts.append(" + ".join(sorted(c.info.label for c in spec.categories)))
+        if spec.bucket is not None:
+            parts.append(f"modified: {BUCKETS[spec.bucket].label.lower()}")
+        if spec.text:
+            parts.append(f"names containing “{spec.text}”")
+        if spec.min_size:
+            parts.append(f"at least {fmt.size(spec.min_size)}")
+        self.filter_label.setVisible(bool(parts))
+        self.filter_label.setText("Showing only " + ", ".join(parts) + " — Esc shows everything")
+
+    def _sync_tree_selection(self, entry: int) -> None:
+        index = self.model.index_of(entry)
+        if index.isValid() and self.tree.currentIndex() != index:
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+
+    def _tree_double_clicked(self, index: object) -> None:
+        entry = self.model.entry(index)  # type: ignore[arg-type]
+        if entry >= 0 and self.ws.inventory and self.ws.inventory.snapshot.row_of(entry) >= 0:
+            self.ws.set_focus(entry)
+
+    def _tree_menu(self, pos: object) -> None:
+        index = self.tree.indexAt(pos)  # type: ignore[arg-type]
+        if not index.isValid():
+            return
+        self.ws.select(self.model.entry(index))
+        menu = self.context_menu()
+        menu.exec(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
+
+    def context_menu(self) -> QMenu:
+        """The right-click menu for the selection: never a destructive action first."""
+        menu = QMenu(self)
+        menu.addAction(self.open_fm_action)
+        menu.addAction(self.copy_path_action)
+        show = menu.addAction("Show in treemap")
+        show.triggered.connect(self._show_in_treemap)
+        return menu
+
+    def _show_in_treemap(self) -> None:
+        inv, entry = self.ws.inventory, self.ws.selected
+        if inv is None or entry < 0:
+            return
+        folder = entry if inv.snapshot.row_of(entry) >= 0 else inv.snapshot.parent(entry)
+        self.ws.set_focus(folder)
+        self.tabs.setCurrentWidget(self.treemap)
+
+    def copy_selected_path(self) -> None:
+        if self.ws.inventory is not None and self.ws.selected >= 0:
+            QGuiApplication.clipboard().setText(self.model.path(self.ws.selected))
+
+    def open_selected_in_file_manager(self) -> None:
+        if self.ws.inventory is not None and self.ws.selected >= 0:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(self.model.folder_of(self.ws.selected)))
+
+    def _about(self) -> None:
+        from mlspace import __version__
+
+        QMessageBox.about(self, "About mlspace",
+                          f"<b>mlspace {__version__}</b><p>Shows where the disk went in ML "
+                          "workspaces and gives it back safely.</p>")
+
+    # ------------------------------------------------------------------ recent, settings
+    def _recent(self) -> list[str]:
+        value = settings().value("recent", [])
+        return [value] if isinstance(value, str) else list(value or [])
+
+    def _remember(self, paths: list[str]) -> None:
+        if all(p in self.demo_paths for p in paths):
+            return
+        recent = [p for p in self._recent() if p not in paths]
+        store = settings()
+        store.setValue("recent", (paths + recent)[:MAX_RECENT])
+        store.sync()
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        recent = [p for p in self._recent() if os.path.exists(p)]
+        self.recent_menu.clear()
+        for path in recent:
+            self.recent_menu.addAction(path, lambda p=path: self.open_paths([p]))
+        self.recent_menu.setEnabled(bool(recent))
+        links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in recent[:5])
+        self.recent_label.setText(f"<p>Recent folders:<br>{links}</p>" if recent else "")
+
+    def _restore_settings(self) -> None:
+        store = settings()
+        geometry = store.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+        for key, splitter in (("window/splitter", self.splitter),
+                              ("window/right", self.right_splitter)):
+            state = store.value(key)
+            if state is not None:
+                splitter.restoreState(state)
+        self.apparent_action.setChecked(store.value("view/apparent", False, type=bool))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.scanner.cancel()
+        self.scanner.wait(3000)
+        store = settings()
+        store.setValue("window/geometry", self.saveGeometry())
+        store.setValue("window/splitter", self.splitter.saveState())
+        store.setValue("window/right", self.right_splitter.saveState())
+        if not (self.ws.loaded and self.demo_paths & set(self.scanner.paths)):
+            store.setValue("view/apparent", self.ws.apparent)
+        super().closeEvent(event)
+
+    # ------------------------------------------------------------------ drag and drop
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.open_paths(paths)

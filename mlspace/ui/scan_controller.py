@@ -1,0 +1,96 @@
+"""Runs scan + classify + age table in a worker thread and reports back through signals.
+
+The GUI thread only receives progress (at most ~10 a second, from the scanner's own rate
+limit) and the finished inventory; it never touches the disk."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from mlspace.ages import age_table
+from mlspace.classify import classify
+from mlspace.scan import ScanOptions, scan
+
+
+class _ScanJob(QObject):
+    progress = Signal(object)  # ScanProgress
+    finished = Signal(object, object)  # Inventory, AgeTable
+    failed = Signal(str)
+
+    def __init__(self, paths: list[str], options: ScanOptions, cancel: threading.Event) -> None:
+        super().__init__()
+        self.paths = paths
+        self.options = options
+        self.cancel = cancel
+
+    def run(self) -> None:
+        try:
+            snapshot = scan(self.paths, self.options, progress=self.progress.emit,
+                            cancelled=self.cancel.is_set)
+            inventory = classify(snapshot)
+            self.finished.emit(inventory, age_table(inventory))
+        except Exception:  # report, never crash the app from a worker thread
+            self.failed.emit(traceback.format_exc(limit=3))
+
+
+class ScanController(QObject):
+    """Start, cancel and follow one scan at a time."""
+
+    started = Signal(list)
+    progress = Signal(object)
+    finished = Signal(object, object)
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._job: _ScanJob | None = None
+        self._cancel = threading.Event()
+        self.paths: list[str] = []
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, paths: list[str], options: ScanOptions | None = None) -> None:
+        if self.running:
+            self.cancel()
+        self.paths = list(paths)
+        self._cancel = threading.Event()
+        thread = QThread()
+        job = _ScanJob(self.paths, options or ScanOptions(), self._cancel)
+        job.moveToThread(thread)
+        thread.started.connect(job.run)
+        job.progress.connect(self.progress)
+        job.finished.connect(self._done)
+        job.failed.connect(self._failed)
+        self._thread, self._job = thread, job
+        self.started.emit(self.paths)
+        thread.start()
+
+    def cancel(self) -> None:
+        """Ask the scan to stop; it returns within ~100 ms with what it has (marked
+        cancelled), which is then shown like any result."""
+        self._cancel.set()
+
+    def wait(self, ms: int = 5000) -> bool:
+        return self._thread.wait(ms) if self._thread is not None else True
+
+    def _done(self, inventory: object, ages: object) -> None:
+        self._stop_thread()
+        self.finished.emit(inventory, ages)
+
+    def _failed(self, message: str) -> None:
+        self._stop_thread()
+        self.failed.emit(message)
+
+    def _stop_thread(self) -> None:
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait()
+            self._thread.deleteLater()
+            self._job = None
+            self._thread = None

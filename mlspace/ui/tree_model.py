@@ -1,0 +1,244 @@
+"""The folder tree as a Qt item model over the inventory: lazy, sorted, filtered.
+
+A node is an entry index of the snapshot (stored as the index's internal id), so the model
+holds no object per file. A folder's visible children are computed when the view first asks
+for them, sorted by the current size, and remembered until the size mode, the filter or the
+sort order changes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush
+
+from mlspace import fmt
+from mlspace.classify import Category
+from mlspace.scan import kind_name
+from mlspace.ui.colors import category_color
+from mlspace.ui.workspace import Workspace
+
+COLUMNS = ("Name", "Size", "% of parent", "Category", "Files", "Modified", "On disk", "Apparent")
+NAME, SIZE, SHARE, CATEGORY, FILES, MODIFIED, ON_DISK, APPARENT = range(len(COLUMNS))
+#: Role giving the raw number behind a cell (for sorting, the share bar and tests).
+VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+_TOP = QModelIndex()  # the invisible root, as Qt passes it
+
+
+class TreeModel(QAbstractItemModel):
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__()
+        self.ws = workspace
+        self._children: dict[int, list[int]] = {}
+        self._row_in_parent: dict[int, int] = {}
+        self._sort_column = SIZE
+        self._descending = True
+        workspace.inventory_changed.connect(self.refresh)
+        workspace.view_changed.connect(self.relayout)
+
+    # ---------------------------------------------------------------- structure
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self._children.clear()
+        self._row_in_parent.clear()
+        self.endResetModel()
+
+    def _kids(self, entry: int) -> list[int]:
+        """Visible children of a folder (-1: the scan roots), sorted."""
+        kids = self._children.get(entry)
+        if kids is None:
+            kids = self._compute_children(entry)
+            self._children[entry] = kids
+            for i, kid in enumerate(kids):
+                self._row_in_parent[kid] = i
+        return kids
+
+    def _compute_children(self, entry: int) -> list[int]:
+        inv = self.ws.inventory
+        if inv is None:
+            return []
+        snap = inv.snapshot
+        candidates = list(snap.root_entries) if entry < 0 else list(snap.children(entry))
+        visible = [e for e in candidates if self.ws.visible(e)]
+        return sorted(visible, key=self._sort_key, reverse=self._descending)
+
+    def _sort_key(self, entry: int) -> object:
+        column = self._sort_column
+        if column == NAME:
+            return self.ws.inventory.snapshot.name(entry).lower()  # type: ignore[union-attr]
+        value = self._value(entry, column)
+        return value if value is not None else -1
+
+    def entry(self, index: _Index) -> int:
+        return int(index.internalId()) if index.isValid() else -1
+
+    def index_of(self, entry: int) -> QModelIndex:
+        """The model index of an entry, making its ancestors' child lists as needed."""
+        inv = self.ws.inventory
+        if inv is None or entry < 0:
+            return QModelIndex()
+        parent = inv.snapshot.parent(entry)
+        if parent >= 0:
+            self.index_of(parent)
+        kids = self._kids(parent)
+        row = self._row_in_parent.get(entry)
+        if row is None or row >= len(kids) or kids[row] != entry:
+            return QModelIndex()
+        return self.createIndex(row, 0, entry)
+
+    def index(self, row: int, column: int, parent: _Index = _TOP) -> QModelIndex:
+        kids = self._kids(self.entry(parent))
+        if 0 <= row < len(kids) and 0 <= column < len(COLUMNS):
+            return self.createIndex(row, column, kids[row])
+        return QModelIndex()
+
+    def parent(self, index: _Index = _TOP) -> QModelIndex:  # type: ignore[override]
+        entry = self.entry(index)
+        inv = self.ws.inventory
+        if entry < 0 or inv is None:
+            return QModelIndex()
+        parent = inv.snapshot.parent(entry)
+        if parent < 0:
+            return QModelIndex()
+        grand = inv.snapshot.parent(parent)
+        self._kids(grand)
+        row = self._row_in_parent.get(parent, 0)
+        return self.createIndex(row, 0, parent)
+
+    def rowCount(self, parent: _Index = _TOP) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._kids(self.entry(parent)))
+
+    def columnCount(self, parent: _Index = _TOP) -> int:
+        return len(COLUMNS)
+
+    def hasChildren(self, parent: _Index = _TOP) -> bool:
+        entry = self.entry(parent)
+        inv = self.ws.inventory
+        if entry < 0:
+            return inv is not None
+        if inv is None or parent.column() != 0:
+            return False
+        return len(inv.snapshot.children(entry)) > 0
+
+    # ---------------------------------------------------------------- data
+    def _value(self, entry: int, column: int) -> float | int | None:
+        inv = self.ws.inventory
+        assert inv is not None
+        snap = inv.snapshot
+        if column == SIZE:
+            return self.ws.size(entry)
+        if column == SHARE:
+            parent = snap.parent(entry)
+            total = self.ws.size(parent) if parent >= 0 else sum(
+                self.ws.size(r) for r in snap.root_entries)
+            return 100.0 * self.ws.size(entry) / total if total else 0.0
+        if column == CATEGORY:
+            return int(self.ws.dominant_category(entry))
+        if column == FILES:
+            row = snap.row_of(entry)
+            return int(self.ws.filter.dir_files[row]) if row >= 0 else None
+        if column == MODIFIED:
+            row = snap.row_of(entry)
+            return float(snap.dir_newest[row]) if row >= 0 else float(snap.mtime[entry])
+        if column == ON_DISK:
+            return snap.totals(entry).disk_usage
+        if column == APPARENT:
+            return snap.totals(entry).apparent_size
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or self.ws.inventory is None:
+            return None
+        entry, column = self.entry(index), index.column()
+        snap = self.ws.inventory.snapshot
+        if role == ENTRY_ROLE:
+            return entry
+        if role == VALUE_ROLE:
+            return self._value(entry, column) if column != NAME else snap.name(entry)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(entry, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == NAME:
+            return category_color(self.ws.dominant_category(entry))
+        if role == Qt.ItemDataRole.ForegroundRole and column == CATEGORY:
+            return QBrush(category_color(self.ws.dominant_category(entry)))
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, FILES, ON_DISK,
+                                                                     APPARENT, SHARE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
+            kind = kind_name(snap.kind[entry])
+            return f"{snap.path(entry)}\n{kind}, {fmt.size(snap.totals(entry).disk_usage)} on " \
+                   f"disk, {fmt.size(snap.totals(entry).apparent_size)} apparent"
+        return None
+
+    def _text(self, entry: int, column: int) -> str:
+        snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
+        if column == NAME:
+            name = snap.name(entry)
+            return name if snap.parent(entry) >= 0 else name.rstrip("/") or "/"
+        value = self._value(entry, column)
+        if value is None:
+            return ""
+        if column in (SIZE, ON_DISK, APPARENT):
+            return fmt.size(int(value))
+        if column == SHARE:
+            return f"{value:.1f} %"
+        if column == CATEGORY:
+            return Category(int(value)).info.label
+        if column == FILES:
+            return fmt.count(int(value))
+        if column == MODIFIED:
+            return f"{time.strftime('%Y-%m-%d', time.localtime(value))} " \
+                   f"({fmt.age(time.time() - value)} ago)"
+        return str(value)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == SIZE:
+                return "Size (apparent)" if self.ws.apparent else "Size (on disk)"
+            return COLUMNS[section]
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._sort_column = column
+        self._descending = order == Qt.SortOrder.DescendingOrder
+        self.relayout()
+
+    def relayout(self) -> None:
+        """Recompute child lists (new sort, sizes or filter) keeping expanded folders and the
+        selection where they still exist: a layout change, not a reset."""
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        entries = [(self.entry(i), i.column()) for i in persistent]
+        self._children.clear()
+        self._row_in_parent.clear()
+        moved = []
+        for entry, column in entries:
+            index = self.index_of(entry)
+            moved.append(index.siblingAtColumn(column) if index.isValid() else QModelIndex())
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+
+    def path(self, entry: int) -> str:
+        assert self.ws.inventory is not None
+        return self.ws.inventory.snapshot.path(entry)
+
+    def folder_of(self, entry: int) -> str:
+        """The folder to open in a file manager for an entry (itself if a folder)."""
+        path = self.path(entry)
+        return path if os.path.isdir(path) else os.path.dirname(path)
+
+
+def children_sizes(workspace: Workspace, entry: int) -> list[tuple[int, int]]:
+    """(entry, size) of a folder's visible children, largest first (the treemap's input)."""
+    inv = workspace.inventory
+    if inv is None:
+        return []
+    kids = [k for k in inv.snapshot.children(entry) if workspace.visible(k)]
+    return sorted(((k, workspace.size(k)) for k in kids), key=lambda p: -p[1])

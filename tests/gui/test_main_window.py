@@ -1,0 +1,159 @@
+"""The app on a generated workspace: tree, charts, treemap, details, filters, cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, Qt
+from pytestqt.qtbot import QtBot
+
+from mlspace.classify import Category
+from mlspace.ui.main_window import VIEWS, WELCOME, MainWindow
+from mlspace.ui.tree_model import NAME, SIZE, VALUE_ROLE
+
+
+def _top_rows(win: MainWindow) -> list[tuple[str, int]]:
+    model = win.model
+    root = model.index(0, 0)
+    return [(model.index(r, NAME, root).data(), model.index(r, SIZE, root).data(VALUE_ROLE))
+            for r in range(model.rowCount(root))]
+
+
+def test_starts_on_the_welcome_page(qtbot: QtBot) -> None:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.stack.currentIndex() == WELCOME
+    assert win.demo_button.text() == "Try the demo"
+
+
+def test_tree_lists_the_largest_first_with_true_sizes(window: MainWindow, demo_root: Path
+                                                      ) -> None:
+    assert window.stack.currentIndex() == VIEWS
+    assert window.ws.apparent, "the demo opens in apparent sizes (its big files are sparse)"
+    rows = _top_rows(window)
+    assert rows[0][0] == "outputs"
+    sizes = [size for _, size in rows]
+    assert sizes == sorted(sizes, reverse=True)
+    snap = window.ws.inventory.snapshot
+    outputs = next(e for e in snap.children(snap.root_entries[0]) if snap.name(e) == "outputs")
+    assert rows[0][1] == snap.totals(outputs).apparent_size
+    assert "1,004 files" in window.status.text() or "files" in window.status.text()
+
+
+def test_toggling_apparent_sizes_changes_the_tree(window: MainWindow, qtbot: QtBot) -> None:
+    before = _top_rows(window)[0][1]
+    window.apparent_box.click()
+    assert not window.ws.apparent
+    after = dict(_top_rows(window))
+    assert after["outputs"] < before  # sparse files take almost no disk
+    assert window.model.headerData(SIZE, Qt.Orientation.Horizontal) == "Size (on disk)"
+
+
+def _click_bar(qtbot: QtBot, chart: object, row: int, x: float) -> None:
+    plot = chart.plot  # type: ignore[attr-defined]
+    scene_point = plot.getViewBox().mapViewToScene(QPointF(x, row))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton,
+                     pos=plot.mapFromScene(scene_point))
+
+
+def test_clicking_a_category_bar_filters_tree_and_treemap(window: MainWindow, qtbot: QtBot
+                                                          ) -> None:
+    chart = window.category_chart
+    row = chart.categories.index(Category.DEBUG)
+    width = dict(chart.values())[Category.DEBUG]
+    _click_bar(qtbot, chart, row, width / 2)
+    assert window.ws.filter.spec.categories == frozenset({Category.DEBUG})
+    names = [n for n, _ in _top_rows(window)]
+    assert "outputs" not in names and "data" not in names
+    assert {"core.81234", "profiler", "dump_snapshot.pickle"} <= set(names)
+    assert window.filter_label.isVisible() and "Debug dumps" in window.filter_label.text()
+    tiles = {window.ws.inventory.snapshot.name(e) for _, e, d in window.treemap.canvas.tiles
+             if d == 0}
+    assert "outputs" not in tiles and "core.81234" in tiles
+    _click_bar(qtbot, chart, row, width / 2)  # again: everything
+    assert window.ws.filter.spec.categories is None
+
+
+def test_clicking_an_age_segment_filters_by_age_and_category(window: MainWindow, qtbot: QtBot
+                                                             ) -> None:
+    chart = window.age_chart
+    bucket, (cat, lo, hi) = next((b, seg) for b, segs in enumerate(chart.stacks) for seg in segs
+                                 if seg[0] == Category.CHECKPOINT)
+    _click_bar(qtbot, chart, bucket, (lo + hi) / 2)
+    spec = window.ws.filter.spec
+    assert spec.bucket == bucket and spec.categories == frozenset({Category.CHECKPOINT})
+    window.clear_filter_action.trigger()
+    assert window.ws.filter.spec.bucket is None
+
+
+def test_selecting_a_treemap_tile_fills_details_and_selects_the_row(window: MainWindow,
+                                                                    qtbot: QtBot) -> None:
+    canvas = window.treemap.canvas
+    rect, entry, _ = next(t for t in canvas.tiles if t[2] == 0)
+    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    snap = window.ws.inventory.snapshot
+    selected = window.ws.selected
+    assert selected >= 0
+    assert snap.path(selected).startswith(snap.path(entry))
+    assert snap.name(selected) in window.details.toPlainText()
+    assert window.model.entry(window.tree.currentIndex()) == selected
+
+
+def test_double_click_drills_down_and_breadcrumb_goes_up(window: MainWindow, qtbot: QtBot
+                                                         ) -> None:
+    canvas = window.treemap.canvas
+    snap = window.ws.inventory.snapshot
+    rect, entry, _ = next(t for t in canvas.tiles if t[2] == 0 and snap.name(t[1]) == "outputs")
+    qtbot.mouseDClick(canvas, Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    assert window.ws.focus == entry
+    assert {snap.name(e) for _, e, d in canvas.tiles if d == 0} == {
+        "bert-large-lr3e-4", "bert-base-lr1e-4"}
+    crumbs = window.treemap.breadcrumb.row
+    first = crumbs.itemAt(0).widget()
+    qtbot.mouseClick(first, Qt.MouseButton.LeftButton)
+    assert window.ws.focus == snap.root_entries[0]
+
+
+def test_checkpoint_details_show_best_and_latest(window: MainWindow, demo_root: Path) -> None:
+    inv = window.ws.inventory
+    best = inv.artifact_by_id[f"checkpoint:{demo_root}/outputs/bert-large-lr3e-4/checkpoint-7000"]
+    window.ws.select(best.entry)
+    text = window.details.toPlainText()
+    assert "best" in text and "trainer_state.json best_model_checkpoint" in text
+    assert "eval_loss" in text and "Step" in text
+
+
+def test_runs_view_lists_runs_with_best_and_latest(window: MainWindow) -> None:
+    runs = window.runs
+    names = [runs.topLevelItem(i).text(0) for i in range(runs.topLevelItemCount())]
+    assert "bert-large-lr3e-4" in names
+    item = runs.topLevelItem(names.index("bert-large-lr3e-4"))
+    assert item.text(2) == "12"
+    assert item.text(3).startswith("checkpoint-7000 (eval_loss 1.82")
+    assert item.text(4) == "step 12000"
+
+
+def test_name_filter(window: MainWindow, qtbot: QtBot) -> None:
+    window.search.setText("trace")
+    qtbot.waitUntil(lambda: window.ws.filter.spec.text == "trace", timeout=3000)
+    names = [n for n, _ in _top_rows(window)]
+    assert names == ["profiler"]
+
+
+def test_cancel_stops_a_scan_and_shows_partial_results(qtbot: QtBot, tmp_path: Path) -> None:
+    for d in range(60):
+        folder = tmp_path / "big" / f"d{d:03d}"
+        folder.mkdir(parents=True)
+        for i in range(300):
+            (folder / f"f{i}").touch()
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+        win.open_paths([str(tmp_path / "big")])
+        qtbot.mouseClick(win.cancel_button, Qt.MouseButton.LeftButton)
+    snap = win.ws.inventory.snapshot
+    if snap.cancelled:  # the scan may legitimately finish before the click lands
+        assert "cancelled" in win.status.text()
+        assert len(snap) < 60 * 301
+    assert win.stack.currentIndex() == VIEWS
