@@ -37,6 +37,34 @@ class FilterResult:
     dir_apparent: np.ndarray
     dir_files: np.ndarray
 
+    def sizes(self, inv: Inventory, entries: np.ndarray, apparent: bool) -> np.ndarray:
+        """size() for many entries at once (a folder's children), vectorised."""
+        snap = inv.snapshot
+        rows = snap.rows_of(entries)
+        listed = rows >= 0
+        own = snap.apparent[entries] if apparent else snap.blocks[entries] * 512
+        own = np.where(snap.counted[entries], own, 0)
+        if self.matches is not None:
+            own = np.where(self.matches[entries], own, 0)
+        totals = np.append(self.dir_apparent if apparent else self.dir_disk, 0)  # [-1] -> 0
+        return np.where(listed, totals[rows], own).astype(np.int64)
+
+    def visible_mask(self, inv: Inventory, entries: np.ndarray, apparent: bool,
+                     sizes: np.ndarray | None = None) -> np.ndarray:
+        """visible() for many entries at once."""
+        snap = inv.snapshot
+        keep = np.ones(len(entries), dtype=bool)
+        if self.spec.narrows:
+            rows = snap.rows_of(entries)
+            listed = rows >= 0
+            has_files = np.append(self.dir_files, 0)[rows] > 0  # row -1 reads the 0
+            keep &= np.where(listed, has_files,
+                             True if self.matches is None else self.matches[entries])
+        if self.spec.min_size > 0:
+            sizes = self.sizes(inv, entries, apparent) if sizes is None else sizes
+            keep &= sizes >= self.spec.min_size
+        return keep
+
     def size(self, inv: Inventory, entry: int, apparent: bool) -> int:
         snap = inv.snapshot
         row = snap.row_of(entry)

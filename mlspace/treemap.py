@@ -15,44 +15,49 @@ class Rect:
     h: float
 
 
-def squarify(sizes: Sequence[float], rect: Rect) -> list[Rect]:
+def squarify(sizes: Sequence[float], rect: Rect, min_area: float = 0.0) -> list[Rect]:
     """One rectangle per size (same order), filling ``rect``. Sizes must be sorted largest
-    first for the best aspect ratios; zero or negative sizes get an empty rectangle."""
+    first for the best aspect ratios. Zero sizes, and with ``min_area`` the tail of sizes
+    whose tiles would be smaller than that, get an empty rectangle (their space is left
+    blank), so a folder of a million files lays out in time proportional to the pixels."""
     total = sum(s for s in sizes if s > 0)
     out = [Rect(rect.x, rect.y, 0.0, 0.0) for _ in sizes]
     if total <= 0 or rect.w <= 0 or rect.h <= 0:
         return out
     scale = rect.w * rect.h / total
-    items = [(i, s * scale) for i, s in enumerate(sizes) if s > 0]
+    items = [(i, s * scale) for i, s in enumerate(sizes) if s * scale > max(min_area, 0.0)
+             and s > 0]
     x, y, w, h = rect.x, rect.y, rect.w, rect.h
-    row: list[tuple[int, float]] = []
-    while items:
+    start = 0
+    while start < len(items):
         side = min(w, h)
-        candidate = [*row, items[0]]
-        if not row or _worst(candidate, side) <= _worst(row, side):
-            row = candidate
-            items.pop(0)
-            continue
-        x, y, w, h = _lay_row(row, x, y, w, h, out)
-        row = []
-    if row:
-        _lay_row(row, x, y, w, h, out)
+        end = start + 1
+        area = biggest = smallest = items[start][1]
+        worst = _worst(area, biggest, smallest, side)
+        while end < len(items):
+            a = items[end][1]
+            candidate = _worst(area + a, max(biggest, a), min(smallest, a), side)
+            if candidate > worst:
+                break
+            area, biggest, smallest, worst = area + a, max(biggest, a), min(smallest, a), \
+                candidate
+            end += 1
+        x, y, w, h = _lay_row(items[start:end], area, x, y, w, h, out)
+        start = end
     return out
 
 
-def _worst(row: list[tuple[int, float]], side: float) -> float:
-    area = sum(a for _, a in row)
-    if area <= 0 or side <= 0:
+def _worst(area: float, biggest: float, smallest: float, side: float) -> float:
+    """The worst aspect ratio of a row with this total area along ``side``."""
+    if area <= 0 or side <= 0 or smallest <= 0:
         return float("inf")
-    biggest, smallest = max(a for _, a in row), min(a for _, a in row)
     return max(side * side * biggest / (area * area), area * area / (side * side * smallest))
 
 
-def _lay_row(row: list[tuple[int, float]], x: float, y: float, w: float, h: float,
-             out: list[Rect]) -> tuple[float, float, float, float]:
+def _lay_row(row: list[tuple[int, float]], area: float, x: float, y: float, w: float,
+             h: float, out: list[Rect]) -> tuple[float, float, float, float]:
     """Place a row along the shorter side; return the space that remains."""
-    area = sum(a for _, a in row)
-    if w >= h:  # column on the left
+    if w >= h:  # a column on the left
         thickness = area / h if h else 0.0
         offset = y
         for i, a in row:

@@ -203,5 +203,8 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     if sys.platform.startswith("linux") and threading.active_count() == 1 and "fork" in methods:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods and sys.platform != "darwin":
-        return multiprocessing.get_context("forkserver")
+        context = multiprocessing.get_context("forkserver")
+        # Preload only the walker: the default preloads the caller's __main__ (the GUI).
+        context.set_forkserver_preload(["mlspace.scan.walker"])
+        return context
     return multiprocessing.get_context("spawn")

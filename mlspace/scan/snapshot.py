@@ -178,6 +178,16 @@ class Snapshot:
             return int(self.rows_by_entry_order[pos])
         return -1
 
+    def rows_of(self, entries: np.ndarray) -> np.ndarray:
+        """row_of() for many entries at once (-1 where not a listed folder)."""
+        entries = np.asarray(entries, dtype=np.int64)
+        sorted_entries = self.rows_by_entry_sorted
+        if len(sorted_entries) == 0:
+            return np.full(len(entries), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(sorted_entries, entries), len(sorted_entries) - 1)
+        found = sorted_entries[pos] == entries
+        return np.where(found, self.rows_by_entry_order[pos], -1)
+
     def children(self, entry: int) -> range:
         """The entry indices directly inside a directory (empty for files or unlisted dirs)."""
         row = self.row_of(entry)

@@ -55,8 +55,9 @@ class _BarChart(QWidget):
         self.items, self.value_labels = [], []
 
     def set_labels(self, labels: list[str]) -> None:
-        self.plot.getAxis("left").setTicks([list(enumerate(labels))])
-        self.plot.setYRange(-0.6, len(labels) - 0.4, padding=0)
+        # An empty tick list makes pyqtgraph crash while painting: show no ticks instead.
+        self.plot.getAxis("left").setTicks([list(enumerate(labels))] if labels else None)
+        self.plot.setYRange(-0.6, max(len(labels), 1) - 0.4, padding=0)
         self.plot.getViewBox().invertY(True)
 
     def add_segment(self, rows: np.ndarray, starts: np.ndarray, widths: np.ndarray,
@@ -128,7 +129,7 @@ class CategoryChart(_BarChart):
                          [chosen is not None and c in chosen for c in self.categories])
         for row, width in enumerate(widths):
             self.add_value_label(row, width, " " + fmt.size(int(width)))
-        self.plot.setXRange(0, max(widths.max(), 1) * 1.25, padding=0)
+        self.plot.setXRange(0, max(widths.max(), 1) * 1.5, padding=0)
 
     def _on_bar(self, row: int, _x: float) -> None:
         if 0 <= row < len(self.categories):
@@ -173,7 +174,7 @@ class AgeChart(_BarChart):
             starts += widths
         for row, total in enumerate(starts):
             self.add_value_label(row, total, " " + fmt.size(int(total)))
-        self.plot.setXRange(0, max(starts.max(), 1) * 1.25, padding=0)
+        self.plot.setXRange(0, max(starts.max(), 1) * 1.5, padding=0)
 
     def _on_bar(self, row: int, x: float) -> None:
         """A click on a segment filters to that age and category; on the bar's label area

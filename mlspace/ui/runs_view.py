@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from mlspace import fmt
@@ -21,11 +22,25 @@ class RunsView(QTreeWidget):
         self.setRootIsDecorated(True)
         self.setSortingEnabled(True)
         self.setAlternatingRowColors(True)
-        workspace.inventory_changed.connect(self.refresh)
-        workspace.view_changed.connect(self.refresh)
+        self._stale = True
+        workspace.inventory_changed.connect(self._mark_stale)
+        workspace.view_changed.connect(self._mark_stale)
         self.itemSelectionChanged.connect(self._selected)
 
+    def _mark_stale(self) -> None:
+        """Rebuild now if shown, else when next shown: a hidden tab costs nothing."""
+        self._stale = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
+
     def refresh(self) -> None:
+        self._stale = False
+        self.setSortingEnabled(False)  # sort once at the end, not on every insert
         self.clear()
         inv = self.ws.inventory
         if inv is None:
@@ -46,6 +61,7 @@ class RunsView(QTreeWidget):
                     self._fill_series(child, s, inv)
                     item.addChild(child)
             self.addTopLevelItem(item)
+        self.setSortingEnabled(True)
         self.sortItems(1, Qt.SortOrder.DescendingOrder)
         for column in range(len(HEADERS)):
             self.resizeColumnToContents(column)

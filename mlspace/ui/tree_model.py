@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 
+import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush
 
@@ -61,10 +62,11 @@ class TreeModel(QAbstractItemModel):
         inv = self.ws.inventory
         if inv is None:
             return []
-        snap = inv.snapshot
-        candidates = list(snap.root_entries) if entry < 0 else list(snap.children(entry))
-        visible = [e for e in candidates if self.ws.visible(e)]
-        return sorted(visible, key=self._sort_key, reverse=self._descending)
+        kids, sizes = self.ws.visible_children(entry)
+        if self._sort_column == SIZE:
+            order = np.argsort(sizes, kind="stable")
+            return kids[order[::-1] if self._descending else order].tolist()
+        return sorted(kids.tolist(), key=self._sort_key, reverse=self._descending)
 
     def _sort_key(self, entry: int) -> object:
         column = self._sort_column
@@ -237,8 +239,8 @@ class TreeModel(QAbstractItemModel):
 
 def children_sizes(workspace: Workspace, entry: int) -> list[tuple[int, int]]:
     """(entry, size) of a folder's visible children, largest first (the treemap's input)."""
-    inv = workspace.inventory
-    if inv is None:
+    if workspace.inventory is None:
         return []
-    kids = [k for k in inv.snapshot.children(entry) if workspace.visible(k)]
-    return sorted(((k, workspace.size(k)) for k in kids), key=lambda p: -p[1])
+    kids, sizes = workspace.visible_children(entry)
+    order = np.argsort(-sizes, kind="stable")
+    return list(zip(kids[order].tolist(), sizes[order].tolist(), strict=True))

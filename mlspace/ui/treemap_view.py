@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
@@ -31,9 +31,14 @@ class TreemapCanvas(QWidget):
         self.setMouseTracking(True)
         self.setMinimumSize(200, 150)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # Several signals often arrive together (load = inventory + focus + selection):
+        # lay out once, on the next turn of the event loop.
+        self._pending = QTimer(self, singleShot=True, interval=0)
+        self._pending.timeout.connect(self.relayout)
         for signal in (workspace.inventory_changed, workspace.view_changed,
-                       workspace.focus_changed, workspace.selection_changed):
-            signal.connect(self.relayout)
+                       workspace.focus_changed):
+            signal.connect(self._pending.start)
+        workspace.selection_changed.connect(self.update)
 
     def relayout(self, *_: object) -> None:
         self.tiles = []
@@ -42,14 +47,15 @@ class TreemapCanvas(QWidget):
         self.update()
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
-        self.relayout()
+        self._pending.start()
 
     def _layout(self, folder: int, area: QRectF, depth: int) -> None:
         kids = [(e, s) for e, s in children_sizes(self.ws, folder) if s > 0]
         if not kids or area.width() < MIN_TILE or area.height() < MIN_TILE:
             return
         rects = squarify([s for _, s in kids],
-                         Rect(area.x(), area.y(), area.width(), area.height()))
+                         Rect(area.x(), area.y(), area.width(), area.height()),
+                         min_area=MIN_TILE * MIN_TILE)
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
         for (entry, _), r in zip(kids, rects, strict=True):
             tile = QRectF(r.x, r.y, r.w, r.h)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from mlspace.ages import AgeTable
@@ -94,6 +95,17 @@ class Workspace(QObject):
     def size(self, entry: int) -> int:
         assert self.inventory is not None
         return self.filter.size(self.inventory, entry, self.apparent)
+
+    def visible_children(self, folder: int) -> tuple[np.ndarray, np.ndarray]:
+        """A folder's visible children and their sizes (-1: the scan roots), unsorted."""
+        assert self.inventory is not None
+        snap = self.inventory.snapshot
+        kids = (np.asarray(snap.root_entries, dtype=np.int64) if folder < 0 else
+                np.arange(snap.children(folder).start, snap.children(folder).stop,
+                          dtype=np.int64))
+        sizes = self.filter.sizes(self.inventory, kids, self.apparent)
+        keep = self.filter.visible_mask(self.inventory, kids, self.apparent, sizes)
+        return kids[keep], sizes[keep]
 
     def visible(self, entry: int) -> bool:
         assert self.inventory is not None
