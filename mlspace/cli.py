@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -17,6 +18,7 @@ from mlspace import __version__, fmt
 from mlspace.scan import ScanOptions, ScanProgress, Snapshot, scan
 
 if TYPE_CHECKING:
+    from mlspace.advise import Plan
     from mlspace.classify import Inventory
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -42,6 +44,13 @@ def _add_scan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_advice_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--keep-best", type=int, default=1, metavar="K",
+                        help="checkpoints to keep per run by its best metric (default 1)")
+    parser.add_argument("--keep-latest", type=int, default=2, metavar="N",
+                        help="latest checkpoints to keep per run (default 2)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mlspace",
@@ -63,6 +72,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scan_arguments(inventory_cmd)
     inventory_cmd.add_argument("--format", choices=("table", "json"), default="table")
     inventory_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+
+    plan_cmd = commands.add_parser("plan", help="suggest safe cleanups (changes nothing)")
+    _add_scan_arguments(plan_cmd)
+    _add_advice_arguments(plan_cmd)
+    plan_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    plan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+
+    clean_cmd = commands.add_parser(
+        "clean", help="rescan, re-plan and move the named suggestions to the trash")
+    _add_scan_arguments(clean_cmd)
+    _add_advice_arguments(clean_cmd)
+    clean_cmd.add_argument("--apply", nargs="+", required=True, metavar="ID",
+                           help="ids of suggestions from `mlspace plan`")
+    clean_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    clean_cmd.add_argument("--dry-run", action="store_true",
+                           help="show what would go, move nothing")
+
+    undo_cmd = commands.add_parser("undo", help="put back what a cleanup moved to the trash")
+    undo_cmd.add_argument("cleanup", nargs="?", metavar="CLEANUP_ID",
+                          help="which cleanup (default: the last one)")
+    undo_cmd.add_argument("--list", action="store_true", help="list past cleanups")
+    undo_cmd.add_argument("--beside", action="store_true",
+                          help="if a path exists again, restore next to it")
 
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
@@ -245,4 +277,94 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "demo": cmd_demo}
+def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Plan]:
+    from mlspace.advise import AdviceSettings, advise
+
+    if args.keep_best < 0 or args.keep_latest < 1:
+        raise UsageError("--keep-best must be 0 or more and --keep-latest 1 or more")
+    snapshot = scan_from_args(args)
+    inventory = classify_with_warnings(snapshot)
+    settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest)
+    return snapshot, advise(inventory, settings)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    import json
+
+    from mlspace.report.plan_text import plan_record, plan_table
+
+    snapshot, plan = _plan_from_args(args)
+    with output_stream(args.output) as out:
+        if args.format == "json":
+            json.dump(plan_record(plan), out, indent=1)
+            out.write("\n")
+        else:
+            out.write(plan_table(plan) + "\n")
+    return exit_code_for(snapshot)
+
+
+def cmd_clean(args: argparse.Namespace) -> int:
+    from mlspace.act import execute
+    from mlspace.report.plan_text import plan_table
+
+    snapshot, plan = _plan_from_args(args)
+    chosen = [plan.by_id(i) for i in args.apply]
+    unknown = [i for i, s in zip(args.apply, chosen, strict=True) if s is None]
+    if unknown:
+        raise UsageError(
+            f"no such suggestion now: {', '.join(unknown)} (the tree changed since it was "
+            "planned, or the id is wrong; run `mlspace plan` again)")
+    selected = [s for s in chosen if s is not None]
+    print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True))
+    if args.dry_run:
+        print("\nDry run: nothing was moved.")
+        return EXIT_OK
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError("not a terminal: pass --yes to confirm, or --dry-run")
+        answer = input("\nMove these to the trash? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            print("Nothing was moved.")
+            return EXIT_OK
+    result = execute(selected, plan.roots)
+    print(f"\nMoved to the trash: {fmt.size(result.freed)} "
+          f"({len(result.outcomes) - len(result.skipped)} items). Cleanup id: "
+          f"{result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
+    for outcome in result.skipped:
+        print(f"  skipped {outcome.path}: {outcome.reason}")
+    return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from mlspace.act import history, last_undoable, undo
+
+    if args.list:
+        for record in history():
+            state = "undone" if record.undone else f"{len(record.trashed)} items in the trash"
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
+            print(f"{record.id}  {when}  {fmt.size(record.freed):>10}  {state}  {record.title}")
+        return EXIT_OK
+    cleanup = args.cleanup
+    if cleanup is None:
+        last = last_undoable()
+        if last is None:
+            raise UsageError("nothing to undo")
+        cleanup = last.id
+    try:
+        results = undo(cleanup, beside=args.beside)
+    except KeyError as err:
+        raise UsageError(str(err.args[0])) from None
+    except NotImplementedError as err:
+        raise UsageError(str(err)) from None
+    failed = [r for r in results if r.restored_to is None]
+    for r in results:
+        if r.restored_to is None:
+            print(f"  not restored {r.path}: {r.reason}")
+        elif r.restored_to != r.path:
+            print(f"  restored {r.path} as {r.restored_to}")
+    print(f"Restored {len(results) - len(failed)} of {len(results)} items of {cleanup}.")
+    return EXIT_UNREADABLE if failed else EXIT_OK
+
+
+COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan,
+            "clean": cmd_clean, "undo": cmd_undo, "demo": cmd_demo}

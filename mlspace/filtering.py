@@ -96,7 +96,9 @@ def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec) -> FilterResu
     if spec.bucket is not None:
         matches &= ages.buckets == spec.bucket
     if spec.text:
-        matches &= _names_containing(inv, spec.text)
+        named = np.zeros(len(snap), dtype=bool)
+        named[snap.names_containing(spec.text.encode("utf-8", "surrogateescape"), True)] = True
+        matches &= named
     counted = matches & snap.counted
     scratch = np.empty(len(snap), dtype=np.int64)
     np.multiply(snap.blocks * 512, counted, out=scratch)
@@ -106,19 +108,3 @@ def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec) -> FilterResu
     np.copyto(scratch, matches, casting="unsafe")
     files = snap.tree.subtree_sums(scratch)
     return FilterResult(spec, matches, disk, apparent, files)
-
-
-def _names_containing(inv: Inventory, text: str) -> np.ndarray:
-    """Case-insensitive substring match on every name, in the name buffer, with numpy."""
-    snap = inv.snapshot
-    needle = np.frombuffer(text.lower().encode("utf-8", "surrogateescape"), dtype=np.uint8)
-    buf = np.frombuffer(snap.name_buffer, dtype=np.uint8)
-    lower = np.where((buf >= 65) & (buf <= 90), buf + 32, buf)
-    span = len(lower) - len(needle) + 1
-    hits = np.ones(max(span, 0), dtype=bool)
-    for i, byte in enumerate(needle):
-        hits &= lower[i : i + span] == byte
-    entries = np.searchsorted(snap.name_offsets, np.flatnonzero(hits), side="right") - 1
-    found = np.zeros(len(snap), dtype=bool)
-    found[entries] = True
-    return found

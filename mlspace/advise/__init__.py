@@ -1,0 +1,47 @@
+"""Advising: from an inventory, the cleanups an experienced ML engineer would make, each a
+frozen Suggestion with its reason, risk, exact paths and the space it frees."""
+
+from __future__ import annotations
+
+from mlspace.advise.model import (
+    REVIEW,
+    RISKY,
+    SAFE,
+    AdviceSettings,
+    Plan,
+    PlanItem,
+    Suggestion,
+)
+from mlspace.advise.policies import POLICIES, kept_checkpoints
+from mlspace.classify import Inventory
+
+__all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "Plan", "PlanItem", "Suggestion",
+           "advise", "kept_checkpoints"]
+
+
+def advise(inv: Inventory, settings: AdviceSettings | None = None) -> Plan:
+    """Every policy's suggestions, largest first. A path already named by an earlier policy
+    (or inside a folder it names) is left out of later ones, so no two suggestions overlap."""
+    settings = settings or AdviceSettings()
+    taken: list[str] = []
+    suggestions = []
+    for policy in POLICIES:
+        for suggestion in policy(inv, settings):
+            items = tuple(i for i in suggestion.items if not _covered(i.path, taken))
+            if not items:
+                continue
+            if len(items) != len(suggestion.items):
+                from mlspace.advise.model import suggestion_id
+
+                suggestion = type(suggestion)(
+                    suggestion_id(suggestion.policy, tuple(i.path for i in items)),
+                    suggestion.policy, suggestion.title, suggestion.reason, suggestion.risk,
+                    items, suggestion.subject)
+            taken.extend(suggestion.paths)
+            suggestions.append(suggestion)
+    suggestions.sort(key=lambda s: -s.bytes)
+    return Plan(tuple(inv.snapshot.roots), tuple(suggestions))
+
+
+def _covered(path: str, taken: list[str]) -> bool:
+    return any(path == t or path.startswith(t.rstrip("/") + "/") for t in taken)

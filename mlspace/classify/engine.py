@@ -248,22 +248,11 @@ def _resolve_media(snapshot: Snapshot, contexts: np.ndarray, parents: np.ndarray
         ctx = Context(int(contexts[row])) if row >= 0 else Context.GENERIC
         sample = snapshot.names_of(members[:8]) if needs_sample(ctx, len(members)) else []
         codes[members] = folder_media_category(ctx, len(members), sample)
-    roboflow = _entries_containing(snapshot, b".rf.")
+    roboflow = snapshot.names_containing(b".rf.")
     roboflow = roboflow[codes[roboflow] == Category.DATASET]
     if len(roboflow):
         names = dict(zip(roboflow.tolist(), snapshot.names_of(roboflow), strict=True))
         codes[roboflow_variants(names)] = Category.AUGMENTED
-
-
-def _entries_containing(snapshot: Snapshot, needle: bytes) -> np.ndarray:
-    """Entries whose name contains ``needle``, found in the name buffer with numpy."""
-    buf = np.frombuffer(snapshot.name_buffer, dtype=np.uint8)
-    hits = np.ones(max(0, len(buf) - len(needle) + 1), dtype=bool)
-    for i, byte in enumerate(needle):
-        hits &= buf[i : len(buf) - len(needle) + 1 + i] == byte
-    positions = np.flatnonzero(hits)
-    entries = np.searchsorted(snapshot.name_offsets, positions, side="right") - 1
-    return np.unique(entries)
 
 
 def _categorise_folders(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray) -> None:

@@ -106,6 +106,22 @@ class Snapshot:
         pairs = zip(starts, ends, strict=True)
         return [str(buf[a:b], "utf-8", "surrogateescape") for a, b in pairs]
 
+    def names_containing(self, needle: bytes, ignore_case: bool = False) -> np.ndarray:
+        """Entries whose name contains ``needle`` (sorted), searched in the name buffer with
+        numpy rather than name by name."""
+        buf = np.frombuffer(self.name_buffer, dtype=np.uint8)
+        pattern = np.frombuffer(needle.lower() if ignore_case else needle, dtype=np.uint8)
+        if ignore_case:
+            buf = np.where((buf >= 65) & (buf <= 90), buf + 32, buf)
+        span = len(buf) - len(pattern) + 1
+        if span <= 0 or len(pattern) == 0:
+            return np.zeros(0, dtype=np.int64)
+        hits = np.ones(span, dtype=bool)
+        for i, byte in enumerate(pattern):
+            hits &= buf[i : i + span] == byte
+        entries = np.searchsorted(self.name_offsets, np.flatnonzero(hits), side="right") - 1
+        return np.unique(entries)
+
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""
         return int(self.blocks[entry]) * 512

@@ -1,0 +1,147 @@
+"""The cleanup journal: written before anything moves, so an interrupted cleanup can be
+undone, also after a crash or a restart.
+
+One file per cleanup in mlspace's data dir, as JSON lines: the first line is the plan
+(every item, with what the scan saw), written to a temporary file, fsynced and renamed into
+place; then one line per event (trashed, with where the item went; skipped, with why;
+restored), each appended and fsynced before the next step. A line cut short by a crash is
+ignored when reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mlspace.config import data_dir
+
+TRASHED, SKIPPED, RESTORED, RESTORE_FAILED = "trashed", "skipped", "restored", "restore-failed"
+
+
+def journal_dir() -> Path:
+    return data_dir() / "journal"
+
+
+@dataclass
+class CleanupRecord:
+    """A cleanup as read back from its journal."""
+
+    id: str
+    created: float
+    title: str
+    roots: list[str]
+    items: list[dict]  # path, is_dir, disk_usage, apparent_size, mtime, files, suggestion
+    events: list[dict] = field(default_factory=list)
+
+    def state(self, path: str) -> dict | None:
+        """The last event about a path (None: nothing happened to it yet)."""
+        return next((e for e in reversed(self.events) if e.get("path") == path), None)
+
+    @property
+    def trashed(self) -> list[dict]:
+        """The "trashed" events of items still in the trash (a failed restore leaves an item
+        there, so it can be tried again, e.g. beside a re-created path)."""
+        out = []
+        for item in self.items:
+            last = self.state(item["path"])
+            if last is not None and last["event"] in (TRASHED, RESTORE_FAILED):
+                out.append(next(e for e in reversed(self.events)
+                                if e.get("path") == item["path"] and e["event"] == TRASHED))
+        return out
+
+    @property
+    def pending(self) -> list[dict]:
+        """Items with no event: the cleanup stopped before or while handling them."""
+        return [i for i in self.items if self.state(i["path"]) is None]
+
+    @property
+    def freed(self) -> int:
+        sizes = {i["path"]: i["disk_usage"] for i in self.items}
+        return sum(sizes.get(e["path"], 0) for e in self.trashed)
+
+    @property
+    def undone(self) -> bool:
+        return bool(self.events) and not self.trashed and any(
+            e["event"] == RESTORED for e in self.events)
+
+
+class Journal:
+    """Writes one cleanup's journal."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def begin(cls, title: str, roots: list[str], items: list[dict]) -> tuple[Journal, str]:
+        cleanup_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+        folder = journal_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        header = {"id": cleanup_id, "created": time.time(), "title": title, "roots": roots,
+                  "items": items}
+        final = folder / f"{cleanup_id}.jsonl"
+        partial = folder / f".{cleanup_id}.tmp"
+        with open(partial, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(json.dumps(header) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(partial, final)
+        _fsync_dir(folder)
+        return cls(final), cleanup_id
+
+    def record(self, event: str, path: str, **details: object) -> None:
+        line = json.dumps({"event": event, "path": path, "time": time.time(), **details})
+        with open(self.path, "a", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read(path: Path) -> CleanupRecord | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    except OSError:
+        return None
+    if not lines:
+        return None
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        return None
+    events = []
+    for line in lines[1:]:
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by a crash
+    return CleanupRecord(header["id"], header["created"], header.get("title", ""),
+                         header.get("roots", []), header["items"], events)
+
+
+def history() -> list[CleanupRecord]:
+    """Every cleanup, newest first."""
+    folder = journal_dir()
+    records = [read(p) for p in folder.glob("*.jsonl")] if folder.exists() else []
+    return sorted((r for r in records if r is not None), key=lambda r: -r.created)
+
+
+def load(cleanup_id: str) -> tuple[CleanupRecord, Journal] | None:
+    path = journal_dir() / f"{cleanup_id}.jsonl"
+    record = read(path)
+    return (record, Journal(path)) if record else None

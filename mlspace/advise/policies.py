@@ -1,0 +1,251 @@
+"""The cleanup policies, one small function each. Each reads the inventory (never the disk)
+and returns suggestions. Raw datasets are never suggested: no policy looks at them."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from mlspace import fmt
+from mlspace.advise.model import REVIEW, SAFE, AdviceSettings, PlanItem, Suggestion, suggestion_id
+from mlspace.classify import Artifact, Category, Inventory, Series
+from mlspace.scan.walker import KIND_DIR
+
+DAY = 86400.0
+Policy = Callable[[Inventory, AdviceSettings], list[Suggestion]]
+
+#: Resume state of a checkpoint: optimizer, scheduler, RNG and AMP scaler (ml-layouts §1-3).
+RESUME_STATE = re.compile(
+    r"optimizer(_\d+)?(_rank\d+)?\.(pt|bin)|optimizer\.pt_.*|scheduler(_\d+)?\.(pt|bin)"
+    r"|scaler\.pt|rng_state(_\d+)?\.pth|random_states_\d+\.pkl"
+    r"|(bf16_)?zero_pp_rank_\d+_mp_rank_\d+_optim_states\.pt|expp_rank_\d+_mp_rank_\d+_optim_states\.pt"
+    r"|distrib_optim\.pt"
+)
+
+
+def _item(inv: Inventory, entry: int) -> PlanItem:
+    snap = inv.snapshot
+    totals = snap.totals(entry)
+    return PlanItem(snap.path(entry), snap.is_dir(entry), _freed(inv, entry),
+                    totals.apparent_size, totals.newest_mtime,
+                    totals.files if snap.is_dir(entry) else 1)
+
+
+def _freed(inv: Inventory, entry: int) -> int:
+    """Space removing an entry frees: a hard-linked file frees only if all its links are in
+    the scan and none is kept, so a file with links elsewhere counts zero."""
+    snap = inv.snapshot
+    if snap.is_dir(entry):
+        return snap.totals(entry).disk_usage
+    if int(snap.nlink[entry]) > 1:
+        return 0
+    return snap.disk_usage(entry)
+
+
+def _artifact_items(inv: Inventory, artifact: Artifact) -> list[PlanItem]:
+    return [_item(inv, e) for e in artifact.entries]
+
+
+def _make(policy: str, title: str, reason: str, risk: str, items: list[PlanItem],
+          subject: str | None) -> Suggestion:
+    items = sorted(items, key=lambda i: i.path)
+    paths = tuple(i.path for i in items)
+    return Suggestion(suggestion_id(policy, paths), policy, title, reason, risk, tuple(items),
+                      subject)
+
+
+def _series_label(inv: Inventory, s: Series) -> str:
+    run = inv.run_by_id.get(s.run or "")
+    return run.name if run else os.path.basename(s.path)
+
+
+# ------------------------------------------------------------------ checkpoint retention
+def _ranked_best(inv: Inventory, s: Series, k: int) -> list[str]:
+    """The best k checkpoints by the series' metric; just the recorded best when the metric
+    cannot rank the others."""
+    if s.best is None or k <= 0:
+        return []
+    if s.best_metric and s.best_mode:
+        scored = [(inv.artifact_by_id[m].metric(s.best_metric), m) for m in s.members]
+        scored = [(v, m) for v, m in scored if v is not None]
+        scored.sort(reverse=s.best_mode == "max")
+        ranked = [m for _, m in scored]
+        if s.best in ranked:
+            ranked.remove(s.best)
+        return [s.best, *ranked][:k]
+    return [s.best]
+
+
+def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set[str]:
+    """What retention keeps: best K, latest N complete ones, and everything the series
+    protects (what the tools' records point to, and copies of those)."""
+    keep_best, keep_latest = settings.keep_for(s.id)
+    complete = [m for m in s.members if inv.artifact_by_id[m].role != "partial"]
+    latest = complete[-keep_latest:] if keep_latest > 0 else []
+    kept = set(_ranked_best(inv, s, keep_best)) | set(latest) | set(s.protected)
+    copies = {inv.artifact_by_id[m].copy_of for m in kept} - {None}
+    kept |= {m for m in s.members if inv.artifact_by_id[m].copy_of in kept} | copies
+    return kept  # type: ignore[return-value]
+
+
+def checkpoint_retention(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    out = []
+    for s in inv.series:
+        keep_best, keep_latest = settings.keep_for(s.id)
+        kept = kept_checkpoints(inv, s, settings)
+        drop = [inv.artifact_by_id[m] for m in s.members if m not in kept
+                and inv.artifact_by_id[m].role != "partial"]
+        if not drop:
+            continue
+        items = [i for a in drop for i in _artifact_items(inv, a)]
+        label = _series_label(inv, s)
+        if s.best is None:
+            title = f"Keep the latest {keep_latest} of {label}"
+            reason = (f"{len(drop)} older checkpoints of {label}. Which one is best is not "
+                      f"recorded ({s.best_reason}), so only the latest {keep_latest} are kept.")
+            risk = REVIEW
+        else:
+            metric = f" by {s.best_metric}" if s.best_metric else ""
+            title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
+            reason = (f"{len(drop)} checkpoints of {label} that are neither among the best "
+                      f"{keep_best}{metric} ({s.best_reason}) nor the latest {keep_latest} "
+                      f"({s.latest_reason}).")
+            risk = SAFE
+        out.append(_make("checkpoint-retention", title, reason, risk, items, s.id))
+    return out
+
+
+def strip_resume_state(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Optimizer/scheduler/RNG files of kept checkpoints other than the latest: the weights
+    stay usable, but training can no longer resume from them."""
+    snap = inv.snapshot
+    out = []
+    for s in inv.series:
+        kept = kept_checkpoints(inv, s, settings)
+        items = []
+        for m in s.members:
+            a = inv.artifact_by_id[m]
+            if m not in kept or m == s.latest or not a.is_dir:
+                continue
+            items += [_item(inv, e) for e in _resume_files(snap, a.entry)]
+        if items:
+            label = _series_label(inv, s)
+            out.append(_make(
+                "strip-resume-state", f"Drop optimizer state from older kept checkpoints of "
+                f"{label}", "Optimizer, scheduler and RNG files of kept checkpoints other than "
+                "the latest. The weights stay; resuming training from these checkpoints will "
+                "no longer be possible.", REVIEW, items, s.id))
+    return out
+
+
+def _resume_files(snap: object, folder: int) -> list[int]:
+    """Resume-state files in a checkpoint folder and its direct subfolders (DeepSpeed tags)."""
+    found = []
+    stack = [folder]
+    depth = {folder: 0}
+    while stack:
+        current = stack.pop()
+        for child in snap.children(current):  # type: ignore[attr-defined]
+            if snap.is_dir(child):  # type: ignore[attr-defined]
+                if depth[current] < 1:
+                    depth[child] = depth[current] + 1
+                    stack.append(child)
+            elif RESUME_STATE.fullmatch(snap.name(child)):  # type: ignore[attr-defined]
+                found.append(child)
+    return found
+
+
+# ------------------------------------------------------------------ data copies, dumps, leftovers
+def _age_days(mtime: float, settings: AdviceSettings) -> float:
+    return ((settings.now or time.time()) - mtime) / DAY
+
+
+def augmented_copies(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    out = []
+    for a in inv.artifacts:
+        if a.kind != "augmented" or _age_days(a.newest_mtime, settings) < \
+                settings.augmented_min_age_days:
+            continue
+        tool = f" ({a.tool})" if a.tool else ""
+        out.append(_make(
+            "augmented-copies", f"Remove augmented copies in {a.name}",
+            f"Augmented or preprocessed copies{tool}, untouched for "
+            f"{fmt.age(_age_days(a.newest_mtime, settings) * DAY)}. They can be regenerated "
+            "from the raw data, at the cost of rerunning the augmentation.", REVIEW,
+            _artifact_items(inv, a), a.id))
+    return out
+
+
+def stale_debug_dumps(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Debug folders and loose debug files older than the threshold, one suggestion."""
+    snap = inv.snapshot
+    cutoff = (settings.now or time.time()) - settings.debug_min_age_days * DAY
+    items = [_item(inv, a.entry) for a in inv.artifacts
+             if a.kind == "debug" and a.newest_mtime < cutoff]
+    covered = {i.path for i in items}
+    loose = np.flatnonzero((inv.categories == Category.DEBUG) & (snap.kind != KIND_DIR)
+                           & (snap.mtime < cutoff))
+    for entry in loose.tolist():
+        path = snap.path(entry)
+        if not any(path.startswith(c + "/") for c in covered):
+            items.append(_item(inv, entry))
+    if not items:
+        return []
+    return [_make("debug-dumps", f"Remove {len(items)} stale debug dumps",
+                  f"Profiler traces, memory snapshots, core dumps and compiler debug output "
+                  f"older than {settings.debug_min_age_days:g} days. They were written to "
+                  "debug a past run and are not needed to train or evaluate.", SAFE, items,
+                  None)]
+
+
+def crash_leftovers(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Half-written saves: Orbax tmp folders, timm tmp files, NeMo -unfinished markers,
+    incomplete downloads."""
+    snap = inv.snapshot
+    items = [_item(inv, e) for a in inv.artifacts if a.role == "partial" for e in a.entries]
+    for suffix in (b".incomplete", b"-unfinished"):
+        for entry in snap.names_containing(suffix).tolist():
+            if snap.name(entry).endswith(suffix.decode()) and not snap.is_dir(entry):
+                items.append(_item(inv, entry))
+    if not items:
+        return []
+    return [_make("crash-leftovers", f"Remove {len(items)} leftovers of interrupted saves",
+                  "Checkpoints and downloads that were never finished (a crash or a kill "
+                  "during the save). Tools ignore them; nothing can load them.", REVIEW, items,
+                  None)]
+
+
+def caches(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Regenerable caches: Python bytecode, HF datasets map() results, hub repos' detached
+    revisions are left to the hub's own tool (their blobs are shared)."""
+    snap = inv.snapshot
+    bytecode = [_item(inv, a.entry) for a in inv.artifacts
+                if a.kind == "cache" and a.name in ("__pycache__", ".pytest_cache",
+                                                    ".mypy_cache", ".ruff_cache")]
+    out = []
+    if bytecode:
+        out.append(_make("python-caches", f"Remove {len(bytecode)} Python cache folders",
+                         "Bytecode and tool caches; Python and the tools rebuild them on the "
+                         "next run.", SAFE, bytecode, None))
+    arrow = [e for e in np.flatnonzero(inv.categories == Category.CACHE).tolist()
+             if snap.name(e).startswith("cache-") and snap.name(e).endswith(".arrow")]
+    if arrow:
+        out.append(_make("datasets-cache", f"Remove {len(arrow)} cached datasets.map() results",
+                         "cache-*.arrow files written by Hugging Face datasets' map() and "
+                         "filter(); they are recomputed when the code runs again.", SAFE,
+                         [_item(inv, e) for e in arrow], None))
+    return out
+
+
+POLICIES: tuple[Policy, ...] = (
+    checkpoint_retention,
+    strip_resume_state,
+    augmented_copies,
+    stale_debug_dumps,
+    crash_leftovers,
+    caches,
+)

@@ -1,0 +1,43 @@
+"""A plan as a terminal table and as the stable JSON of ``mlspace plan --format json``."""
+
+from __future__ import annotations
+
+from mlspace import fmt
+from mlspace.advise import Plan, Suggestion
+
+
+def suggestion_record(s: Suggestion) -> dict[str, object]:
+    return {
+        "id": s.id,
+        "policy": s.policy,
+        "title": s.title,
+        "reason": s.reason,
+        "risk": s.risk,
+        "bytes": s.bytes,
+        "apparent_bytes": s.apparent_bytes,
+        "paths": list(s.paths),
+        "subject": s.subject,
+    }
+
+
+def plan_record(plan: Plan) -> dict[str, object]:
+    return {
+        "version": 1,
+        "roots": list(plan.roots),
+        "total_bytes": plan.total_bytes,
+        "suggestions": [suggestion_record(s) for s in plan.suggestions],
+    }
+
+
+def plan_table(plan: Plan, with_paths: bool = False) -> str:
+    if not plan.suggestions:
+        return "Nothing to suggest: no old checkpoints, copies, dumps or caches found."
+    lines = [f"{len(plan.suggestions)} suggestions, {fmt.size(plan.total_bytes)} on disk "
+             "in all (nothing is removed by `plan`)", ""]
+    for s in plan.suggestions:
+        lines.append(f"{s.id:<32} {fmt.size(s.bytes):>10}  [{s.risk}]  {s.title}")
+        lines.append(f"{'':34}{s.reason}")
+        if with_paths:
+            lines += [f"{'':36}{p}" for p in s.paths]
+    lines += ["", "Apply with: mlspace clean PATH... --apply ID [ID...]"]
+    return "\n".join(lines)

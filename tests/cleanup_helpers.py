@@ -1,0 +1,61 @@
+"""Helpers for cleanup tests: hash a whole tree, find what the trash holds."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Relative path -> content hash (files), link target (symlinks) or "dir"; with mtimes,
+    so a restore must bring back the very same files, not copies."""
+    out: dict[str, str] = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, root)
+            st = os.lstat(path)
+            if os.path.islink(path):
+                out[rel] = "link:" + os.readlink(path)
+            elif os.path.isdir(path):
+                out[rel] = "dir"
+            else:
+                out[rel] = _sparse_aware_hash(path) + f"@{st.st_size}@{st.st_mtime_ns}"
+    return out
+
+
+def _sparse_aware_hash(path: str) -> str:
+    """Hash of a file's data regions and where they lie: holes read as zeros, so this
+    equals comparing every byte, without reading gigabytes of zeros of sparse files."""
+    digest = hashlib.sha256()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        offset = 0
+        while offset < size:
+            try:
+                start = os.lseek(fd, offset, os.SEEK_DATA)
+            except OSError:  # no more data: the rest is a hole
+                break
+            end = os.lseek(fd, start, os.SEEK_HOLE)
+            digest.update(f"{start}:{end}:".encode())
+            os.lseek(fd, start, os.SEEK_SET)
+            remaining = end - start
+            while remaining:
+                chunk = os.read(fd, min(remaining, 1 << 20))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                remaining -= len(chunk)
+            offset = end
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
+def trash_contents(home: Path) -> tuple[list[str], list[str]]:
+    trash = home / ".local" / "share" / "Trash"
+    files = sorted(os.listdir(trash / "files")) if (trash / "files").exists() else []
+    infos = sorted(os.listdir(trash / "info")) if (trash / "info").exists() else []
+    return files, infos
