@@ -54,6 +54,12 @@ class FilterResult:
         """visible() for many entries at once."""
         snap = inv.snapshot
         keep = np.ones(len(entries), dtype=bool)
+        if self.matches is not None:
+            rows = snap.rows_of(entries)
+            files_now = np.append(self.dir_files, 0)[rows]
+            files_then = np.append(snap.dir_files, 0)[rows]
+            keep &= np.where(rows >= 0, (files_now > 0) | (files_then == 0),
+                             self.matches[entries] | (snap.kind[entries] == KIND_DIR))
         if self.spec.narrows:
             rows = snap.rows_of(entries)
             listed = rows >= 0
@@ -77,6 +83,9 @@ class FilterResult:
     def visible(self, inv: Inventory, entry: int, apparent: bool) -> bool:
         snap = inv.snapshot
         row = snap.row_of(entry)
+        if self.matches is not None and row >= 0 and self.dir_files[row] == 0 and \
+                snap.dir_files[row] > 0:
+            return False  # everything in it was filtered out or removed
         if self.spec.narrows:
             if row >= 0:
                 if self.dir_files[row] == 0:
@@ -86,11 +95,17 @@ class FilterResult:
         return self.spec.min_size <= 0 or self.size(inv, entry, apparent) >= self.spec.min_size
 
 
-def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec) -> FilterResult:
+def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec,
+                 removed: np.ndarray | None = None) -> FilterResult:
+    """Sizes under ``spec``; entries in ``removed`` (moved to the trash since the scan)
+    count nothing and are not shown, so views update without a rescan."""
     snap = inv.snapshot
-    if not spec.narrows:
+    removed_any = removed is not None and bool(removed.any())
+    if not spec.narrows and not removed_any:
         return FilterResult(spec, None, snap.dir_disk, snap.dir_apparent, snap.dir_files)
     matches = snap.kind != KIND_DIR
+    if removed_any:
+        matches &= ~removed  # type: ignore[operator]
     if spec.categories is not None:
         matches &= np.isin(inv.categories, [int(c) for c in spec.categories])
     if spec.bucket is not None:

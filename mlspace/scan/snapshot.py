@@ -106,6 +106,35 @@ class Snapshot:
         pairs = zip(starts, ends, strict=True)
         return [str(buf[a:b], "utf-8", "surrogateescape") for a, b in pairs]
 
+    def find(self, path: str) -> int:
+        """The entry at an absolute path, or -1 if the scan has none."""
+        for root_index, root in enumerate(self.roots):
+            if path == root:
+                return self.root_entries[root_index]
+            prefix = root.rstrip("/") + "/"
+            if not path.startswith(prefix):
+                continue
+            entry = self.root_entries[root_index]
+            for part in path[len(prefix):].split("/"):
+                row = self.row_of(entry)
+                if row < 0:
+                    return -1
+                names = self.child_names(row)
+                try:
+                    entry = int(self.dir_first[row]) + names.index(part)
+                except ValueError:
+                    return -1
+            return entry
+        return -1
+
+    def subtree(self, entry: int) -> Iterator[int]:
+        """An entry and everything below it."""
+        stack = [entry]
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(self.children(current))
+
     def names_containing(self, needle: bytes, ignore_case: bool = False) -> np.ndarray:
         """Entries whose name contains ``needle`` (sorted), searched in the name buffer with
         numpy rather than name by name."""

@@ -40,15 +40,19 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
+from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
 from mlspace.ages import BUCKETS
 from mlspace.config import config_dir
 from mlspace.filtering import FilterSpec
 from mlspace.scan import ScanProgress
 from mlspace.ui.charts import AgeChart, CategoryChart
+from mlspace.ui.cleanup_controller import CleanupController
+from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.runs_view import RunsView
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.share_delegate import ShareBarDelegate
+from mlspace.ui.suggestions_panel import SuggestionsPanel
 from mlspace.ui.tree_model import NAME, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
@@ -66,6 +70,7 @@ def settings() -> QSettings:
 
 class MainWindow(QMainWindow):
     scan_finished = Signal()
+    cleanup_finished = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,6 +78,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.ws = Workspace()
         self.scanner = ScanController(self)
+        self.cleaner = CleanupController(self)
         self.demo_paths: set[str] = set()
         self._scan_started = 0.0
         self._last_progress: ScanProgress | None = None
@@ -91,6 +97,12 @@ class MainWindow(QMainWindow):
         self.scanner.progress.connect(self._on_progress)
         self.scanner.finished.connect(self._on_finished)
         self.scanner.failed.connect(self._on_failed)
+        self.cleaner.cleaned.connect(self._on_cleaned)
+        self.cleaner.undone.connect(self._on_undone)
+        self.cleaner.failed.connect(self._on_failed)
+        self.cleaner.progress.connect(
+            lambda done, total, path: self.status.setText(
+                f"Moving to the trash: {done}/{total} {os.path.basename(path)}"))
         self.ws.selection_changed.connect(self._sync_tree_selection)
         self.ws.view_changed.connect(self._update_filter_label)
         self._restore_settings()
@@ -171,9 +183,13 @@ class MainWindow(QMainWindow):
         self.tree.doubleClicked.connect(self._tree_double_clicked)
 
         self.treemap = TreemapView(self.ws)
+        self.treemap.canvas.context_menu_requested.connect(self._show_context_menu)
         self.runs = RunsView(self.ws)
+        self.suggestions = SuggestionsPanel(self.ws)
+        self.suggestions.clean_requested.connect(self.confirm_and_clean)
         tabs = QTabWidget()
         tabs.addTab(self.treemap, "Treemap")
+        tabs.addTab(self.suggestions, "Suggestions")
         tabs.addTab(self.runs, "Runs")
         self.tabs = tabs
         self.category_chart = CategoryChart(self.ws)
@@ -225,6 +241,8 @@ class MainWindow(QMainWindow):
                                      "Ctrl+E")
         self.clear_filter_action = action("Show &everything", self.clear_filters, "Escape")
         self.up_action = action("&Up one folder (treemap)", self.treemap.go_up, "Backspace")
+        self.undo_action = action("&Undo last cleanup", self.undo_last_cleanup,
+                                  QKeySequence.StandardKey.Undo)
         self.apparent_action = QAction("&Apparent sizes", self, checkable=True)
         self.apparent_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.apparent_action.toggled.connect(self.set_apparent)
@@ -269,6 +287,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addSeparator()
         edit_menu.addAction(self.copy_path_action)
         edit_menu.addAction(self.open_fm_action)
         view_menu = self.menuBar().addMenu("&View")
@@ -411,17 +431,106 @@ class MainWindow(QMainWindow):
         if not index.isValid():
             return
         self.ws.select(self.model.entry(index))
-        menu = self.context_menu()
-        menu.exec(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
+        self._show_context_menu(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
+
+    def _show_context_menu(self, global_pos: object) -> None:
+        self.last_menu = self.context_menu()
+        self.last_menu.popup(global_pos)  # type: ignore[arg-type]
 
     def context_menu(self) -> QMenu:
-        """The right-click menu for the selection: never a destructive action first."""
+        """The right-click menu for the selection. Its first item is a title, never an
+        action; suggestions that apply come next; every destructive choice asks first."""
         menu = QMenu(self)
+        inv, entry = self.ws.inventory, self.ws.selected
+        if inv is None or entry < 0:
+            return menu
+        snap = inv.snapshot
+        size = fmt.size(self.ws.size(entry))
+        title = menu.addAction(f"{snap.name(entry)} — {size}")
+        title.setEnabled(False)
+        for suggestion in self.ws.suggestions_for(entry):
+            act = menu.addAction(f"{suggestion.title} — frees "
+                                 f"{fmt.size(self._shown_bytes(suggestion))}")
+            act.setToolTip(suggestion.reason)
+            act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
+        menu.addSeparator()
+        trash_action = menu.addAction("Move to trash…")
+        trash_action.triggered.connect(self._trash_selected)
+        folder = snap.row_of(entry) >= 0
+        if folder and self.ws.filter.spec.narrows:
+            trash_action.setEnabled(False)
+            trash_action.setText("Move to trash… (show everything first: a filter hides part "
+                                 "of this folder)")
+        menu.addSeparator()
         menu.addAction(self.open_fm_action)
         menu.addAction(self.copy_path_action)
         show = menu.addAction("Show in treemap")
         show.triggered.connect(self._show_in_treemap)
         return menu
+
+    def _shown_bytes(self, s: Suggestion) -> int:
+        return s.apparent_bytes if self.ws.apparent else s.bytes
+
+    def _trash_selected(self) -> None:
+        """A manual cleanup of the selection, with the same checks and undo as suggestions;
+        marked risky when it holds a checkpoint the tools' records point to."""
+        inv, entry = self.ws.inventory, self.ws.selected
+        if inv is None or entry < 0:
+            return
+        snap = inv.snapshot
+        totals = snap.totals(entry)
+        item = PlanItem(snap.path(entry), snap.is_dir(entry), totals.disk_usage,
+                        totals.apparent_size, totals.newest_mtime, totals.files)
+        protected = {a for s in inv.series for a in s.protected}
+        artifact = self.ws.artifact_at(entry)
+        risky = (artifact is not None and artifact.id in protected) or \
+            self.ws.dominant_category(entry).id == "dataset"
+        reason = ("You chose this yourself. It holds a checkpoint a tool marks as best or latest, "
+                  "or raw data." if risky else "You chose this yourself.")
+        manual = Suggestion(f"manual-{entry}", "manual", f"Move {snap.name(entry)} to the trash",
+                            reason, RISKY if risky else REVIEW, (item,), None)
+        self.confirm_and_clean([manual])
+
+    def confirm_and_clean(self, suggestions: list[Suggestion]) -> None:
+        if self.cleaner.running or self.ws.inventory is None:
+            return
+        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
+        self.last_dialog = dialog
+        if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
+            return
+        self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots))
+
+    def _on_cleaned(self, result: object) -> None:
+        done = [o.path for o in result.outcomes if o.done]  # type: ignore[attr-defined]
+        skipped = result.skipped  # type: ignore[attr-defined]
+        self.ws.mark_removed(done)
+        text = (f"Moved {len(done)} items ({fmt.size(result.freed)}) to the trash. "  # type: ignore[attr-defined]
+                "Ctrl+Z puts them back.")
+        if skipped:
+            text += f" {len(skipped)} skipped (hover for why)."
+            self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
+        self.status.setText(text)
+        self.cleanup_finished.emit()
+
+    def undo_last_cleanup(self) -> None:
+        from mlspace.act import last_undoable
+
+        last = last_undoable()
+        if last is None:
+            self.status.setText("Nothing to undo.")
+            return
+        self.cleaner.undo(last.id)
+
+    def _on_undone(self, cleanup_id: str, results: object) -> None:
+        back = [r.path for r in results if r.restored_to == r.path]  # type: ignore[attr-defined]
+        failed = [r for r in results if r.restored_to is None]  # type: ignore[attr-defined]
+        self.ws.mark_removed(back, removed=False)
+        text = f"Put back {len(back)} items from the trash."
+        if failed:
+            text += f" {len(failed)} could not be restored (hover for why)."
+            self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))
+        self.status.setText(text)
+        self.cleanup_finished.emit()
 
     def _show_in_treemap(self) -> None:
         inv, entry = self.ws.inventory, self.ws.selected
@@ -486,6 +595,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.scanner.cancel()
         self.scanner.wait(3000)
+        self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

@@ -7,7 +7,16 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFontMetrics,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
 
 from mlspace import fmt
@@ -23,6 +32,7 @@ HEADER = 16.0  # a folder tile's label strip, when it is big enough to have one
 
 class TreemapCanvas(QWidget):
     tile_double_clicked = Signal(int)
+    context_menu_requested = Signal(object)  # global QPoint
 
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
@@ -114,6 +124,12 @@ class TreemapCanvas(QWidget):
         if entry >= 0:
             self.ws.select(entry)
         super().mousePressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        entry = self.tile_at(QPointF(event.pos()))
+        if entry >= 0:
+            self.ws.select(entry)
+            self.context_menu_requested.emit(event.globalPos())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         """Drill one level down: into the folder of the outermost tile under the pointer."""

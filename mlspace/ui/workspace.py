@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.ages import AgeTable
 from mlspace.classify import Artifact, Category, Inventory
 from mlspace.filtering import FilterResult, FilterSpec, apply_filter
@@ -19,6 +20,7 @@ from mlspace.filtering import FilterResult, FilterSpec, apply_filter
 
 class Workspace(QObject):
     inventory_changed = Signal()
+    plan_changed = Signal()
     view_changed = Signal()  # size mode or filter: sizes and visibility changed
     selection_changed = Signal(int)  # an entry index, -1 for none
     focus_changed = Signal(int)  # the folder the treemap shows
@@ -32,6 +34,9 @@ class Workspace(QObject):
         self.selected = -1
         self.focus = -1
         self.read_only_reason = ""
+        self.plan: Plan | None = None
+        self.removed: np.ndarray | None = None  # entries moved to the trash since the scan
+        self.advice = AdviceSettings()
         self._artifact_at: dict[int, Artifact] = {}
 
     # ---------------------------------------------------------------- loading
@@ -41,7 +46,9 @@ class Workspace(QObject):
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
+        self.removed = np.zeros(len(inventory.snapshot), dtype=bool)
         self.filter = apply_filter(inventory, ages, FilterSpec())
+        self.replan()
         roots = inventory.snapshot.root_entries
         self.selected = -1
         self.focus = roots[0] if len(roots) == 1 else -1
@@ -61,7 +68,7 @@ class Workspace(QObject):
     def set_filter(self, spec: FilterSpec) -> None:
         if self.inventory is None or self.ages is None or spec == self.filter.spec:
             return
-        self.filter = apply_filter(self.inventory, self.ages, spec)
+        self.filter = apply_filter(self.inventory, self.ages, spec, self.removed)
         self.view_changed.emit()
 
     def toggle_category(self, category: Category) -> None:
@@ -90,6 +97,56 @@ class Workspace(QObject):
         if entry != self.focus:
             self.focus = entry
             self.focus_changed.emit(entry)
+
+    # ---------------------------------------------------------------- cleanups
+    def replan(self) -> None:
+        """Suggestions for what is still there (removed paths drop out of the plan)."""
+        if self.inventory is None:
+            return
+        plan = advise(self.inventory, self.advice)
+        gone = self._removed_paths()
+        kept = tuple(s for s in plan.suggestions
+                     if not any(_inside(p, gone) for p in s.paths))
+        self.plan = Plan(plan.roots, kept)
+        self.plan_changed.emit()
+
+    def _removed_paths(self) -> set[str]:
+        if self.inventory is None or self.removed is None or not self.removed.any():
+            return set()
+        snap = self.inventory.snapshot
+        return {snap.path(int(e)) for e in np.flatnonzero(self.removed)
+                if snap.parent(int(e)) < 0 or not self.removed[snap.parent(int(e))]}
+
+    def mark_removed(self, paths: list[str], removed: bool = True) -> None:
+        """Paths moved to the trash (or, with removed=False, put back): update every view."""
+        if self.inventory is None or self.removed is None:
+            return
+        snap = self.inventory.snapshot
+        for path in paths:
+            entry = snap.find(path)
+            if entry >= 0:
+                self.removed[list(snap.subtree(entry))] = removed
+        self.filter = apply_filter(self.inventory, self.ages, self.filter.spec,  # type: ignore[arg-type]
+                                   self.removed)
+        self.view_changed.emit()
+        self.replan()
+
+    def suggestions_for(self, entry: int) -> list[Suggestion]:
+        """Suggestions that name this entry, lie inside it, or are about its series or run."""
+        if self.inventory is None or self.plan is None or entry < 0:
+            return []
+        inv = self.inventory
+        path = inv.snapshot.path(entry)
+        artifact = self.artifact_at(entry)
+        subjects = set()
+        if artifact is not None:
+            subjects |= {artifact.id, artifact.series, artifact.run}
+        series_here = {s.id for s in inv.series
+                       if s.path == path or s.path.startswith(path.rstrip("/") + "/")}
+        return [s for s in self.plan.suggestions
+                if s.subject in subjects | series_here
+                or any(p == path or p.startswith(path.rstrip("/") + "/")
+                       or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
 
     # ---------------------------------------------------------------- queries
     def size(self, entry: int) -> int:
@@ -136,3 +193,7 @@ class Workspace(QObject):
         if per_category.sum() == 0:
             return inv.category(entry)
         return Category(int(per_category.argmax()))
+
+
+def _inside(path: str, folders: set[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)

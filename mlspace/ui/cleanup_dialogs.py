@@ -1,0 +1,52 @@
+"""The confirmation shown before anything moves: what goes, how much it frees, the risk."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mlspace import fmt
+from mlspace.advise import Suggestion
+
+RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
+
+
+class ConfirmCleanup(QDialog):
+    def __init__(self, suggestions: list[Suggestion], apparent: bool,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Move to the trash?")
+        self.resize(720, 460)
+        items = [i for s in suggestions for i in s.items]
+        freed = sum(s.bytes for s in suggestions)
+        apparent_total = sum(s.apparent_bytes for s in suggestions)
+        risks = sorted({s.risk for s in suggestions}, key=["safe", "review", "risky"].index)
+        layout = QVBoxLayout(self)
+        head = (f"<h3>{len(items)} items will be moved to the trash</h3>"
+                f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
+                f"apparent). Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
+        for s in suggestions:
+            head += f"<p><b>{s.title}</b> — {s.reason}</p>"
+        head += ("<p>Each item is checked again first (unchanged since the scan, not written "
+                 "in the last 10 minutes, not open). Undo with Ctrl+Z, also after a restart."
+                 "</p>")
+        self.summary = QLabel(head)
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.paths = QListWidget()
+        for i in items:
+            size = i.apparent_size if apparent else i.disk_usage
+            self.paths.addItem(f"{fmt.size(size):>10}   {i.path}")
+        layout.addWidget(self.paths, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.confirm = buttons.addButton(f"Move {len(items)} items to the trash",
+                                         QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)

@@ -1,0 +1,67 @@
+"""`mlspace plan`, `mlspace clean` and `mlspace undo` end to end, in a temporary home."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cleanup_helpers import tree_digest
+
+from mlspace.act import trash as trash_module
+from mlspace.demo import generate
+
+pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
+
+
+def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL)
+
+
+def test_plan_json(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    result = mlspace("plan", str(root), "--format", "json", "--keep-latest", "3")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["version"] == 1
+    for s in doc["suggestions"]:
+        assert {"id", "policy", "title", "reason", "risk", "bytes", "paths"} <= set(s)
+        assert all(p.startswith(str(root)) for p in s["paths"])
+        assert s["risk"] in ("safe", "review", "risky")
+    assert any(s["title"] == "Keep best 1 + latest 3 of bert-large-lr3e-4"
+               for s in doc["suggestions"])
+
+
+def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    before = tree_digest(root)
+    plan = json.loads(mlspace("plan", str(root), "--format", "json").stdout)
+    chosen = [s for s in plan["suggestions"] if s["policy"] == "checkpoint-retention"][:1]
+    ids = [s["id"] for s in chosen]
+    dry = mlspace("clean", str(root), "--apply", *ids, "--dry-run")
+    assert dry.returncode == 0 and "Dry run: nothing was moved." in dry.stdout
+    assert tree_digest(root) == before
+    no_tty = mlspace("clean", str(root), "--apply", *ids)
+    assert no_tty.returncode == 2 and "--yes" in no_tty.stderr
+    applied = mlspace("clean", str(root), "--apply", *ids, "--yes")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert f"({len(chosen[0]['paths'])} items)" in applied.stdout
+    listing = mlspace("undo", "--list")
+    assert listing.returncode == 0 and "Keep best 1 + latest 2" in listing.stdout
+    mlspace("undo")
+    assert tree_digest(root) == before
+
+
+def test_clean_with_unknown_id_explains(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    result = mlspace("clean", str(root), "--apply", "checkpoint-retention-0000000000", "--yes")
+    assert result.returncode == 2
+    assert "no such suggestion now" in result.stderr
+
+
+def test_undo_with_nothing_to_undo() -> None:
+    result = mlspace("undo")
+    assert result.returncode == 2 and "nothing to undo" in result.stderr

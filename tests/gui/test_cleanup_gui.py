@@ -1,0 +1,101 @@
+"""Right-click a run, keep its best and latest, confirm, then Ctrl+Z: everything is back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cleanup_helpers import tree_digest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QKeySequence
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from mlspace.ui.cleanup_dialogs import ConfirmCleanup
+from mlspace.ui.main_window import MainWindow
+
+
+def _right_click_row(window: MainWindow, path: str) -> list:  # noqa: ANN202
+    snap = window.ws.inventory.snapshot
+    index = window.model.index_of(snap.find(path))
+    window.tree.scrollTo(index)
+    pos = window.tree.visualRect(index).center()
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos,
+                              window.tree.viewport().mapToGlobal(pos))
+    QApplication.sendEvent(window.tree.viewport(), event)
+    return window.last_menu.actions()
+
+
+def _confirm_when_asked(window: MainWindow, accept: bool = True) -> None:
+    def press() -> None:
+        dialog = getattr(window, "last_dialog", None)
+        if isinstance(dialog, ConfirmCleanup) and dialog.isVisible():
+            (dialog.confirm.click if accept else dialog.reject)()
+        else:
+            QTimer.singleShot(20, press)
+
+    QTimer.singleShot(20, press)
+
+
+def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: QtBot,
+                                                    demo_root: Path) -> None:
+    before = tree_digest(demo_root)
+    run = demo_root / "outputs" / "bert-large-lr3e-4"
+    size_before = window.ws.size(window.ws.inventory.snapshot.find(str(run)))
+    actions = _right_click_row(window, str(run))
+    assert not actions[0].isEnabled(), "the first item is a title, never an action"
+    keep = next(a for a in actions if a.text().startswith(
+        "Keep best 1 + latest 2 of bert-large-lr3e-4"))
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        keep.trigger()
+    assert not (run / "checkpoint-1000").exists()
+    assert (run / "checkpoint-7000").exists() and (run / "checkpoint-12000").exists()
+    assert "to the trash" in window.status.text()
+    entry = window.ws.inventory.snapshot.find(str(run))
+    assert window.ws.size(entry) < size_before  # the views updated without a rescan
+    names = [window.model.index(r, 0, window.model.index_of(entry)).data()
+             for r in range(window.model.rowCount(window.model.index_of(entry)))]
+    assert "checkpoint-1000" not in names and "checkpoint-7000" in names
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        qtbot.keyClick(window.tree, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert tree_digest(demo_root) == before
+    assert window.ws.size(entry) == size_before
+    assert window.undo_action.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+
+
+def test_cancelling_the_confirmation_moves_nothing(window: MainWindow, demo_root: Path) -> None:
+    before = tree_digest(demo_root)
+    actions = _right_click_row(window, str(demo_root / "profiler"))
+    move = next(a for a in actions if a.text() == "Move to trash…")
+    _confirm_when_asked(window, accept=False)
+    move.trigger()
+    assert tree_digest(demo_root) == before
+
+
+def test_suggestions_panel_checks_and_cleans(window: MainWindow, qtbot: QtBot,
+                                             demo_root: Path) -> None:
+    panel = window.suggestions
+    window.tabs.setCurrentWidget(panel)
+    items = panel.suggestion_items()
+    assert len(items) == len(window.ws.plan.suggestions) >= 5
+    assert not panel.clean_button.isEnabled()
+    caches = next(i for i in items if i.text(0).startswith("Remove 3 cached datasets.map()"))
+    caches.setCheckState(0, Qt.CheckState.Checked)
+    assert panel.clean_button.isEnabled() and "checked" in panel.total.text()
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        qtbot.mouseClick(panel.clean_button, Qt.MouseButton.LeftButton)
+    assert not any(p.name.startswith("cache-") for p in (demo_root / "hf_datasets/wikitext")
+                   .iterdir())
+    assert all(not i.text(0).startswith("Remove 3 cached") for i in panel.suggestion_items())
+
+
+def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> None:
+    window.search.setText("trace")
+    window._apply_search()
+    actions = _right_click_row(window, str(window.ws.inventory.snapshot.roots[0] + "/profiler"))
+    move = next(a for a in actions if a.text().startswith("Move to trash"))
+    assert not move.isEnabled()
+    assert QPoint  # keeps the import honest for type checkers
