@@ -96,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     undo_cmd.add_argument("--beside", action="store_true",
                           help="if a path exists again, restore next to it")
 
+    report_cmd = commands.add_parser(
+        "report", help="scan, classify, plan and write a report (.html, .csv, .json, .md)")
+    _add_scan_arguments(report_cmd)
+    _add_advice_arguments(report_cmd)
+    report_cmd.add_argument("-o", "--output", required=True, metavar="FILE",
+                            help="the report; its extension chooses the format")
+
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
     return parser
@@ -277,7 +284,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Plan]:
+def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan]:
     from mlspace.advise import AdviceSettings, advise
 
     if args.keep_best < 0 or args.keep_latest < 1:
@@ -285,7 +292,7 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Plan]:
     snapshot = scan_from_args(args)
     inventory = classify_with_warnings(snapshot)
     settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest)
-    return snapshot, advise(inventory, settings)
+    return snapshot, inventory, advise(inventory, settings)
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -293,7 +300,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     from mlspace.report.plan_text import plan_record, plan_table
 
-    snapshot, plan = _plan_from_args(args)
+    snapshot, _, plan = _plan_from_args(args)
     with output_stream(args.output) as out:
         if args.format == "json":
             json.dump(plan_record(plan), out, indent=1)
@@ -307,7 +314,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
     from mlspace.act import execute
     from mlspace.report.plan_text import plan_table
 
-    snapshot, plan = _plan_from_args(args)
+    snapshot, _, plan = _plan_from_args(args)
     chosen = [plan.by_id(i) for i in args.apply]
     unknown = [i for i, s in zip(args.apply, chosen, strict=True) if s is None]
     if unknown:
@@ -333,6 +340,21 @@ def cmd_clean(args: argparse.Namespace) -> int:
     for outcome in result.skipped:
         print(f"  skipped {outcome.path}: {outcome.reason}")
     return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from mlspace.report.model import build_report
+    from mlspace.report.render import renderer_for
+
+    try:
+        render = renderer_for(args.output)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    snapshot, inventory, plan = _plan_from_args(args)
+    with output_stream(args.output) as out:
+        out.write(render(build_report(inventory, plan)))
+    print(f"Report written to {args.output}")
+    return exit_code_for(snapshot)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -367,4 +389,4 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan,
-            "clean": cmd_clean, "undo": cmd_undo, "demo": cmd_demo}
+            "clean": cmd_clean, "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo}

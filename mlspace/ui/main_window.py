@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
         self.runs = RunsView(self.ws)
         self.suggestions = SuggestionsPanel(self.ws)
         self.suggestions.clean_requested.connect(self.confirm_and_clean)
+        self.suggestions.export_requested.connect(self.choose_report_file)
         tabs = QTabWidget()
         tabs.addTab(self.treemap, "Treemap")
         tabs.addTab(self.suggestions, "Suggestions")
@@ -233,6 +234,7 @@ class MainWindow(QMainWindow):
                                   QKeySequence.StandardKey.Open)
         self.demo_action = action("Open the &demo workspace", self.open_demo)
         self.rescan_action = action("&Rescan", self.rescan, "F5")
+        self.export_action = action("&Export report…", self.choose_report_file, "Ctrl+Shift+E")
         self.cancel_action = action("&Cancel scan", self.cancel_scan, "Ctrl+.")
         self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.copy_path_action = action("&Copy path", self.copy_selected_path,
@@ -284,6 +286,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.demo_action)
         file_menu.addAction(self.rescan_action)
         file_menu.addAction(self.cancel_action)
+        file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
@@ -511,6 +514,37 @@ class MainWindow(QMainWindow):
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
         self.status.setText(text)
         self.cleanup_finished.emit()
+
+    def choose_report_file(self) -> None:
+        """File → Export report…: the format follows the extension; the folder is
+        remembered."""
+        if self.ws.inventory is None or self.ws.plan is None:
+            self.status.setText("Scan a folder first, then export its report.")
+            return
+        store = settings()
+        folder = store.value("report/folder", os.path.expanduser("~"))
+        name = os.path.basename(self.ws.inventory.snapshot.roots[0].rstrip("/")) or "disk"
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export report", os.path.join(str(folder), f"mlspace-{name}.html"),
+            "HTML report (*.html);;CSV, one row per item (*.csv);;JSON (*.json);;"
+            "Markdown summary (*.md)")
+        if path:
+            store.setValue("report/folder", os.path.dirname(path))
+            self.export_report(path)
+
+    def export_report(self, path: str) -> None:
+        from mlspace.report.model import build_report
+        from mlspace.report.render import renderer_for
+
+        try:
+            render = renderer_for(path)
+            text = render(build_report(self.ws.inventory, self.ws.plan))  # type: ignore[arg-type]
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(text)
+        except (OSError, ValueError) as err:
+            self.status.setText(f"Could not write the report: {err}")
+            return
+        self.status.setText(f"Report written to {path}")
 
     def undo_last_cleanup(self) -> None:
         from mlspace.act import last_undoable

@@ -32,6 +32,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 class SuggestionsPanel(QWidget):
     clean_requested = Signal(list)  # [Suggestion]
+    export_requested = Signal()
 
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
@@ -43,8 +44,11 @@ class SuggestionsPanel(QWidget):
         self.total = QLabel()
         self.clean_button = QPushButton("Clean up checked…")
         self.clean_button.clicked.connect(self._clean_checked)
+        self.export_button = QPushButton("Export this plan…")
+        self.export_button.clicked.connect(self.export_requested)
         row = QHBoxLayout()
         row.addWidget(self.total, 1)
+        row.addWidget(self.export_button)
         row.addWidget(self.clean_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -99,3 +99,11 @@ def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> N
     move = next(a for a in actions if a.text().startswith("Move to trash"))
     assert not move.isEnabled()
     assert QPoint  # keeps the import honest for type checkers
+
+
+def test_export_report_from_the_app(window: MainWindow, tmp_path: Path) -> None:
+    target = tmp_path / "report.md"
+    window.export_report(str(target))
+    assert "| Category | On disk | Share | Files |" in target.read_text()
+    assert "Report written to" in window.status.text()
+    assert window.suggestions.export_button.text() == "Export this plan…"

@@ -1,0 +1,90 @@
+"""One report model, rendered to HTML, CSV, JSON and Markdown, so the formats always agree.
+
+It holds aggregates and artifacts, not every file: a report of a million-file scan is small
+and written in seconds."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from dataclasses import dataclass
+
+from mlspace.act import history
+from mlspace.advise import Plan
+from mlspace.ages import BUCKETS, age_table
+from mlspace.classify import ORDER, Inventory
+from mlspace.report.plan_text import suggestion_record
+from mlspace.report.records import artifact_record, run_record, series_record
+
+TOP_ARTIFACTS = 20
+DAY = 86400.0
+
+
+@dataclass(frozen=True)
+class Report:
+    data: dict  # the JSON document; every renderer reads only this
+
+
+def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report:
+    now = time.time() if now is None else now
+    snap = inv.snapshot
+    t = snap.grand_totals()
+    totals = inv.category_totals()
+    ages = age_table(inv, now)
+    suggestion_of = {p: s.id for s in plan.suggestions for p in s.paths}
+    best = {s.best for s in inv.series if s.best}
+    latest = {s.latest for s in inv.series if s.latest}
+    artifacts = []
+    for a in sorted(inv.artifacts, key=lambda a: -a.disk_usage):
+        record = artifact_record(a)
+        record.update(age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
+                      is_latest=a.id in latest, suggestion_id=suggestion_of.get(a.path))
+        artifacts.append(record)
+    runs = []
+    for r in sorted(inv.runs, key=lambda r: -r.disk_usage):
+        record = run_record(r)
+        series = [inv.series_by_id[s] for s in r.series]
+        record["checkpoints"] = sum(len(s.members) for s in series)
+        main = max(series, key=lambda s: len(s.members), default=None)
+        record["best"] = os.path.basename(main.best) if main and main.best else None
+        record["best_metric"] = main.best_metric if main else None
+        record["best_value"] = main.best_value if main else None
+        latest_ckpt = inv.artifact_by_id.get(main.latest) if main and main.latest else None
+        record["latest"] = latest_ckpt.name if latest_ckpt else None
+        record["latest_step"] = latest_ckpt.step if latest_ckpt else None
+        runs.append(record)
+    cleanups = [{"id": c.id, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(c.created)),
+                 "title": c.title, "freed": c.freed, "items": len(c.items),
+                 "undone": c.undone}
+                for c in history()]
+    data = {
+        "version": 1,
+        "generated": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)),
+        "host": platform.node(),
+        "roots": list(snap.roots),
+        "totals": {"disk_usage": t.disk_usage, "apparent_size": t.apparent_size,
+                   "files": t.files, "dirs": t.dirs, "errors": len(snap.errors)},
+        "scan_seconds": round(snap.duration, 3),
+        "cancelled": snap.cancelled,
+        "categories": [
+            {"id": c.id, "label": c.info.label, "color": c.info.color,
+             "disk_usage": totals[c].disk_usage, "apparent_size": totals[c].apparent_size,
+             "files": totals[c].files,
+             "share": round(totals[c].disk_usage / t.disk_usage, 4) if t.disk_usage else 0.0}
+            for c in ORDER
+        ],
+        "ages": [
+            {"id": b.key, "label": b.label,
+             "by_category": {c.id: int(ages.by_category[i, c]) for c in ORDER}}
+            for i, b in enumerate(BUCKETS)
+        ],
+        "runs": runs,
+        "series": [series_record(s) for s in inv.series],
+        "top_artifacts": artifacts[:TOP_ARTIFACTS],
+        "artifacts": artifacts,
+        "suggestions": [suggestion_record(s) for s in plan.suggestions],
+        "reclaimable": plan.total_bytes,
+        "cleanups": cleanups,
+    }
+    return Report(data)

@@ -1,0 +1,168 @@
+"""Render a report model to HTML (self-contained, inline SVG charts, prints well), CSV (one
+row per artifact), JSON and Markdown. Format by file extension."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from collections.abc import Callable
+
+from mlspace import fmt
+from mlspace.report.model import Report
+
+CSV_COLUMNS = ("path", "category", "kind", "disk_usage", "apparent_size", "mtime", "age_days",
+               "run", "series", "is_best", "is_latest", "suggestion_id")
+
+
+def render_json(report: Report) -> str:
+    return json.dumps(report.data, indent=1) + "\n"
+
+
+def render_csv(report: Report) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for a in report.data["artifacts"]:
+        writer.writerow([a[c] if a[c] is not None else "" for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def render_markdown(report: Report) -> str:
+    d = report.data
+    t = d["totals"]
+    lines = [f"## Disk usage of {', '.join(d['roots'])}", "",
+             f"{fmt.size(t['disk_usage'])} on disk ({fmt.size(t['apparent_size'])} apparent) in "
+             f"{fmt.count(t['files'])} files, on {d['host']}, {d['generated']}.", "",
+             "| Category | On disk | Share | Files |", "|---|---:|---:|---:|"]
+    for c in d["categories"]:
+        if c["files"] or c["disk_usage"]:
+            lines.append(f"| {c['label']} | {fmt.size(c['disk_usage'])} | "
+                         f"{100 * c['share']:.0f}% | {fmt.count(c['files'])} |")
+    lines += ["", "### Largest items", "", "| Size | Category | Path |", "|---:|---|---|"]
+    for a in d["top_artifacts"][:10]:
+        lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | `{a['path']}` |")
+    lines += ["", f"### Suggested cleanups: {fmt.size(d['reclaimable'])} reclaimable", ""]
+    for s in d["suggestions"]:
+        lines.append(f"- **{s['title']}** ({fmt.size(s['bytes'])}, {s['risk']}): {s['reason']}")
+    if not d["suggestions"]:
+        lines.append("Nothing to suggest.")
+    return "\n".join(lines) + "\n"
+
+
+def _bar_chart_svg(rows: list[tuple[str, list[tuple[int, str]]]], width: int = 560) -> str:
+    """Horizontal (stacked) bars: rows of (label, [(value, colour), ...])."""
+    total_max = max((sum(v for v, _ in segs) for _, segs in rows), default=0) or 1
+    bar_h, gap, label_w = 22, 8, 150
+    height = len(rows) * (bar_h + gap) + gap
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + label_w + 90}" '
+             f'height="{height}" role="img">']
+    for i, (label, segments) in enumerate(rows):
+        y = gap + i * (bar_h + gap)
+        parts.append(f'<text x="{label_w - 8}" y="{y + 16}" text-anchor="end" '
+                     f'font-size="13">{html.escape(label)}</text>')
+        x = float(label_w)
+        for value, color in segments:
+            w = width * value / total_max
+            if w > 0:
+                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
+                             f'fill="{color}"/>')
+            x += w
+        total = sum(v for v, _ in segments)
+        parts.append(f'<text x="{x + 6:.1f}" y="{y + 16}" font-size="12">'
+                     f'{html.escape(fmt.size(total))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#222}
+h1{margin-bottom:.2em} .meta{color:#666} table{border-collapse:collapse;width:100%;
+margin:.5em 0 1.5em} th,td{border-bottom:1px solid #ddd;padding:4px 8px;text-align:left;
+vertical-align:top} td.n,th.n{text-align:right;white-space:nowrap} .risk-safe{color:#2a7}
+.risk-review{color:#c80} .risk-risky{color:#c33} .swatch{display:inline-block;width:.8em;
+height:.8em;margin-right:.4em} .path{font-family:monospace;font-size:90%;word-break:break-all}
+@media print{body{margin:0;max-width:none} h2{page-break-after:avoid} table{page-break-inside:auto}}
+"""
+
+
+def render_html(report: Report) -> str:
+    d = report.data
+    t = d["totals"]
+    e = html.escape
+    colors = {c["id"]: c["color"] for c in d["categories"]}
+    cat_rows = [(c["label"], [(c["disk_usage"], c["color"])]) for c in d["categories"]
+                if c["disk_usage"] or c["files"]]
+    age_rows = [(a["label"], [(v, colors[k]) for k, v in a["by_category"].items()])
+                for a in d["ages"]]
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>mlspace report: "
+           f"{e(', '.join(d['roots']))}</title><style>{_CSS}</style></head><body>",
+           f"<h1>Where the disk went</h1><p class='meta'>{e(', '.join(d['roots']))} · host "
+           f"{e(d['host'])} · {e(d['generated'])} · scanned in {fmt.duration(d['scan_seconds'])}"
+           "</p>",
+           f"<p><b>{fmt.size(t['disk_usage'])}</b> on disk ({fmt.size(t['apparent_size'])} "
+           f"apparent) in {fmt.count(t['files'])} files and {fmt.count(t['dirs'])} folders"
+           + (f"; {t['errors']} paths could not be read" if t["errors"] else "") + ". "
+           f"<b>{fmt.size(d['reclaimable'])}</b> can be reclaimed safely (see below).</p>",
+           "<h2>By category</h2>", _bar_chart_svg(cat_rows),
+           "<h2>By age and category</h2>", _bar_chart_svg(age_rows),
+           "<p>" + " ".join(f"<span class='swatch' style='background:{c['color']}'></span>"
+                            f"{e(c['label'])}" for c in d["categories"]) + "</p>"]
+    out += ["<h2>Runs</h2>", _table(
+        ["Run", "Tool", "Size", "Checkpoints", "Best", "Latest"],
+        [[e(r["name"]), e(r["tool"] or ""), fmt.size(r["disk_usage"]), str(r["checkpoints"]),
+          e(r["best"] or "—") + (f" ({e(r['best_metric'])} {r['best_value']:g})"
+                                 if r["best_metric"] and r["best_value"] is not None else ""),
+          e(r["latest"] or "—") + (f" (step {r['latest_step']})"
+                                   if r["latest_step"] is not None else "")]
+         for r in d["runs"][:30]], numeric={2, 3})]
+    out += [f"<h2>The {len(d['top_artifacts'])} largest items</h2>", _table(
+        ["Size", "Category", "Kind", "Age (days)", "Path"],
+        [[fmt.size(a["disk_usage"]), e(a["category"]), e(a["kind"]), f"{a['age_days']:g}",
+          f"<span class='path'>{e(a['path'])}</span>"] for a in d["top_artifacts"]],
+        numeric={0, 3})]
+    out += [f"<h2>Suggested cleanups ({fmt.size(d['reclaimable'])})</h2>"]
+    if d["suggestions"]:
+        out.append(_table(
+            ["Suggestion", "Frees", "Risk", "Why", "Paths"],
+            [[e(s["title"]), fmt.size(s["bytes"]),
+              f"<span class='risk-{e(s['risk'])}'>{e(s['risk'])}</span>", e(s["reason"]),
+              "<br>".join(f"<span class='path'>{e(p)}</span>" for p in s["paths"][:12])
+              + (f"<br>… and {len(s['paths']) - 12} more" if len(s["paths"]) > 12 else "")]
+             for s in d["suggestions"]], numeric={1}))
+    else:
+        out.append("<p>Nothing to suggest.</p>")
+    out.append("<h2>Cleanups done</h2>")
+    if d["cleanups"]:
+        out.append(_table(["When", "What", "Items", "Freed", "Undone"],
+                          [[e(c["date"]), e(c["title"]), str(c["items"]), fmt.size(c["freed"]),
+                            "yes" if c["undone"] else "no"] for c in d["cleanups"]],
+                          numeric={2, 3}))
+    else:
+        out.append("<p>None yet.</p>")
+    out.append("<p class='meta'>Made by mlspace. Sizes are on disk (allocated blocks); hard "
+               "links are counted once.</p></body></html>")
+    return "\n".join(out)
+
+
+def _table(headers: list[str], rows: list[list[str]], numeric: set[int]) -> str:
+    head = "".join(f"<th{' class=n' if i in numeric else ''}>{h}</th>"
+                   for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(f"<td{' class=n' if i in numeric else ''}>{c}</td>"
+                                    for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+RENDERERS: dict[str, Callable[[Report], str]] = {
+    ".html": render_html, ".htm": render_html, ".csv": render_csv, ".json": render_json,
+    ".md": render_markdown,
+}
+
+
+def renderer_for(path: str) -> Callable[[Report], str]:
+    for ext, renderer in RENDERERS.items():
+        if path.lower().endswith(ext):
+            return renderer
+    raise ValueError(f"unknown report format for {path}: use .html, .csv, .json or .md")

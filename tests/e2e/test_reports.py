@@ -1,0 +1,103 @@
+"""Reports in every format, from one model: they parse, agree, and hold what was asked."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from mlspace import fmt
+from mlspace.demo import generate
+from mlspace.report.render import CSV_COLUMNS
+
+REPORT_SCHEMA_KEYS = {
+    "version", "generated", "host", "roots", "totals", "scan_seconds", "cancelled",
+    "categories", "ages", "runs", "series", "top_artifacts", "artifacts", "suggestions",
+    "reclaimable", "cleanups",
+}
+
+
+def report(root: Path, out: Path) -> str:
+    result = subprocess.run([sys.executable, "-m", "mlspace", "report", str(root), "-o",
+                             str(out)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return out.read_text()
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    base = tmp_path_factory.mktemp("reports")
+    root = generate(base / "ws")
+    return {ext: report(root, base / f"r.{ext}") for ext in ("json", "html", "csv", "md")}
+
+
+def test_json_round_trips_with_documented_keys(reports: dict[str, str]) -> None:
+    doc = json.loads(reports["json"])
+    assert set(doc) == REPORT_SCHEMA_KEYS
+    assert doc["version"] == 1
+    assert json.loads(json.dumps(doc)) == doc
+    assert sum(c["disk_usage"] for c in doc["categories"]) == doc["totals"]["disk_usage"]
+    assert doc["reclaimable"] == sum(s["bytes"] for s in doc["suggestions"])
+    run = next(r for r in doc["runs"] if r["name"] == "bert-large-lr3e-4")
+    assert (run["best"], run["best_metric"], run["latest_step"]) == (
+        "checkpoint-7000", "eval_loss", 12000)
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:  # noqa: ANN001
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_html_parses_and_holds_totals_and_every_suggestion(reports: dict[str, str]) -> None:
+    doc = json.loads(reports["json"])
+    parser = _Text()
+    parser.feed(reports["html"])
+    text = " ".join(parser.text)
+    assert "svg" in parser.tags and "table" in parser.tags
+    assert "http" not in reports["html"].replace("http://www.w3.org/2000/svg", "")
+    assert fmt.size(doc["totals"]["disk_usage"]) in text
+    for s in doc["suggestions"]:
+        assert s["title"] in text
+    assert fmt.size(doc["reclaimable"]) in text
+
+
+def test_csv_has_one_row_per_artifact(reports: dict[str, str]) -> None:
+    doc = json.loads(reports["json"])
+    rows = list(csv.DictReader(io.StringIO(reports["csv"])))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert len(rows) == len(doc["artifacts"])
+    best = next(r for r in rows if r["path"].endswith("bert-large-lr3e-4/checkpoint-7000"))
+    assert best["is_best"] == "True" and best["category"] == "checkpoint"
+    old = next(r for r in rows if r["path"].endswith("bert-large-lr3e-4/checkpoint-1000"))
+    assert old["suggestion_id"].startswith("checkpoint-retention-")
+    assert sum(int(r["disk_usage"]) for r in rows if r["kind"] == "checkpoint") == sum(
+        a["disk_usage"] for a in doc["artifacts"] if a["kind"] == "checkpoint")
+
+
+def test_markdown_has_the_category_table_and_agrees(reports: dict[str, str]) -> None:
+    doc = json.loads(reports["json"])
+    md = reports["md"]
+    assert "| Category | On disk | Share | Files |" in md
+    checkpoint = next(c for c in doc["categories"] if c["id"] == "checkpoint")
+    assert f"| Checkpoints | {fmt.size(checkpoint['disk_usage'])} |" in md
+    assert f"{fmt.size(doc['reclaimable'])} reclaimable" in md
+
+
+def test_unknown_extension_is_a_usage_error(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "mlspace", "report", str(tmp_path), "-o",
+                             str(tmp_path / "r.pdf")], capture_output=True, text=True)
+    assert result.returncode == 2 and "use .html, .csv, .json or .md" in result.stderr
