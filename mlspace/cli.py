@@ -118,15 +118,32 @@ def build_gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true", help="open a generated sample workspace")
     parser.add_argument("--screenshot", metavar="FILE",
                         help="scan (the folders, or the demo), save the window as PNG, exit")
+    parser.add_argument("--install-desktop", action="store_true",
+                        help="add mlspace to your application menu and folders' Open with")
+    parser.add_argument("--uninstall-desktop", action="store_true",
+                        help="remove what --install-desktop added")
     parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
     return parser
 
 
 def run_gui(argv: Sequence[str]) -> int:
     args = build_gui_parser().parse_args(argv)
+    if args.install_desktop or args.uninstall_desktop:
+        from mlspace import desktop
+
+        changed = desktop.install() if args.install_desktop else desktop.uninstall()
+        verb = "Installed" if args.install_desktop else "Removed"
+        print(f"{verb} {len(changed)} files under {desktop.data_home()}")
+        return EXIT_OK
     for path in args.paths:
         if not os.path.exists(path):
             raise UsageError(f"no such file or folder: {path}")
+    from mlspace.ui.platform_check import display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
     from mlspace.ui.app import run
 
     return run(args.paths, demo=args.demo, screenshot=args.screenshot)

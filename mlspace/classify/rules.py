@@ -12,9 +12,9 @@ import re
 import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
-from importlib import resources
 from pathlib import Path
 
+from mlspace.assets import resource
 from mlspace.classify.categories import Category
 
 if sys.version_info >= (3, 11):
@@ -215,7 +215,7 @@ def _file_table(rules: list[FileRule], ctx: Context) -> FileTable:
 
 # ---------------------------------------------------------------------------------- loading
 def default_rules_text() -> str:
-    return (resources.files("mlspace.resources") / "rules" / "default.toml").read_text()
+    return resource("rules", "default.toml").read_text()
 
 
 def user_rules_path() -> Path:

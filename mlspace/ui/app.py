@@ -6,8 +6,10 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
+from mlspace.assets import ICON_SIZES, icon_png
 from mlspace.ui.main_window import MainWindow
 
 
@@ -16,7 +18,29 @@ def make_app() -> QApplication:
     app.setApplicationName("mlspace")
     app.setOrganizationName("mlspace")
     app.setApplicationDisplayName("mlspace")
+    app.setDesktopFileName("mlspace")  # matches the installed .desktop (taskbar icon, Wayland)
+    app.setWindowIcon(app_icon())  # type: ignore[union-attr]
     return app  # type: ignore[return-value]
+
+
+def app_icon() -> QIcon:
+    """The application icon in every shipped size, read through importlib.resources."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        pixmap = QPixmap()
+        pixmap.loadFromData(icon_png(size).read_bytes(), "PNG")
+        icon.addPixmap(pixmap)
+    return icon
+
+
+def main() -> int:
+    """The mlspace-gui entry point (a GUI script: no console window on Windows)."""
+    import multiprocessing
+
+    from mlspace.cli import run_gui
+
+    multiprocessing.freeze_support()  # scanner workers in a frozen app
+    return run_gui(sys.argv[1:])
 
 
 def run(paths: list[str], demo: bool = False, screenshot: str | None = None) -> int:

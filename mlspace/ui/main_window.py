@@ -604,13 +604,22 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
+        from mlspace.discover import likely_ml_folders
+
         recent = [p for p in self._recent() if os.path.exists(p)]
         self.recent_menu.clear()
         for path in recent:
             self.recent_menu.addAction(path, lambda p=path: self.open_paths([p]))
         self.recent_menu.setEnabled(bool(recent))
-        links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in recent[:5])
-        self.recent_label.setText(f"<p>Recent folders:<br>{links}</p>" if recent else "")
+        html_parts = []
+        if recent:
+            links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in recent[:5])
+            html_parts.append(f"<p>Recent folders:<br>{links}</p>")
+        likely = [p for p in likely_ml_folders() if p not in recent]
+        if likely:
+            links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in likely)
+            html_parts.append(f"<p>These look like ML folders:<br>{links}</p>")
+        self.recent_label.setText("".join(html_parts))
 
     def _restore_settings(self) -> None:
         store = settings()
