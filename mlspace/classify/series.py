@@ -52,13 +52,14 @@ def build_series(snapshot: Snapshot, checkpoints: list[Found]
 
 def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
                 members: list[Artifact]) -> tuple[Series, list[Artifact]]:
-    members = _with_trainer_state(members)
+    state = _newest_trainer_state(members)
+    members = _with_trainer_state(members, state)
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
     children = set(snapshot.child_names(row))
     latest, latest_reason, pointed = _latest(folder, children, members, by_name)
-    best, best_reason, metric, value, mode = _best(folder, children, members, by_name)
+    best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state)
     protected = {m.id for m in (latest, best) if m is not None} | pointed
     protected |= {m.id for m in members if m.role in ("best", "last", "final")}
     for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
@@ -89,26 +90,31 @@ def _order_key(m: Artifact) -> tuple[float, float]:
     return (float(number) if number is not None else -1.0, m.newest_mtime)
 
 
-def _with_trainer_state(members: list[Artifact]) -> list[Artifact]:
-    """HF Trainer checkpoints: epoch and the last evaluation from each one's own record."""
+def _newest_trainer_state(members: list[Artifact]) -> TrainerState | None:
+    """HF Trainer: the newest checkpoint's trainer_state.json. Its log history holds every
+    evaluation so far and the authoritative best, so one file is read per run, not one per
+    checkpoint (a long run's state file can be megabytes)."""
+    hf = [m for m in members if m.is_dir and m.tool == "HF Trainer" and m.step is not None]
+    if not hf:
+        return None
+    newest = max(hf, key=lambda m: m.step or 0)
+    return read_trainer_state(os.path.join(newest.path, "trainer_state.json"))
+
+
+def _with_trainer_state(members: list[Artifact], state: TrainerState | None
+                        ) -> list[Artifact]:
+    """HF Trainer checkpoints: epoch and evaluation at their step, from the run's log."""
+    if state is None:
+        return members
     out = []
     for m in members:
-        state = _trainer_state(m)
-        if state is not None:
-            m = replace(
-                m,
-                step=m.step if m.step is not None else state.global_step,
-                epoch=int(state.epoch) if state.epoch is not None else m.epoch,
-                metrics=state.eval_metrics or m.metrics,
-            )
+        if m.tool == "HF Trainer" and m.step is not None and (
+                m.step in state.evals_by_step or m.step in state.epochs_by_step):
+            epoch = state.epochs_by_step.get(m.step)
+            m = replace(m, epoch=int(epoch) if epoch is not None else m.epoch,
+                        metrics=state.evals_by_step.get(m.step, m.metrics))
         out.append(m)
     return out
-
-
-def _trainer_state(m: Artifact) -> TrainerState | None:
-    if not m.is_dir or m.tool != "HF Trainer":
-        return None
-    return read_trainer_state(os.path.join(m.path, "trainer_state.json"))
 
 
 def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
@@ -175,9 +181,10 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
     return chosen, "newest file (no step recorded)", pointed
 
 
-def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact]
+def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact],
+          state: TrainerState | None
           ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
-    hf = _hf_best(members, by_name)
+    hf = _hf_best(state, by_name)
     if hf is not None:
         return hf
     if "best_k_models.yaml" in children:
@@ -196,13 +203,9 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
     return _best_by_metric(members)
 
 
-def _hf_best(members: list[Artifact], by_name: dict[str, Artifact]
+def _hf_best(state: TrainerState | None, by_name: dict[str, Artifact]
              ) -> tuple[Artifact, str, str | None, float | None, str | None] | None:
     """HF Trainer: the newest checkpoint's trainer_state.json names the best checkpoint."""
-    hf = [m for m in members if m.tool == "HF Trainer" and m.is_dir]
-    if not hf:
-        return None
-    state = _trainer_state(hf[-1])
     if state is None or not state.best_checkpoint or state.best_checkpoint not in by_name:
         return None
     metric = state.best_metric_name

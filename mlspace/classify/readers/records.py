@@ -33,6 +33,11 @@ def read_json(path: str) -> object | None:
         return None
 
 
+_EVAL_BOOKKEEPING = {
+    "eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_epoch",
+}
+
+
 @dataclass(frozen=True)
 class TrainerState:
     """What an HF Trainer ``trainer_state.json`` records (ml-layouts.md §1.4)."""
@@ -43,6 +48,8 @@ class TrainerState:
     best_metric: float | None
     best_metric_name: str | None  # found in log_history where the value equals best_metric
     eval_metrics: tuple[tuple[str, float], ...]  # the last evaluation logged
+    evals_by_step: dict[int, tuple[tuple[str, float], ...]]  # every evaluation, by step
+    epochs_by_step: dict[int, float]
 
 
 def read_trainer_state(path: str) -> TrainerState | None:
@@ -53,13 +60,20 @@ def read_trainer_state(path: str) -> TrainerState | None:
     best_metric = data.get("best_metric")
     best_name = None
     last_eval: dict = {}
+    evals_by_step: dict[int, tuple[tuple[str, float], ...]] = {}
+    epochs_by_step: dict[int, float] = {}
     for record in history:
         if not isinstance(record, dict):
             continue
+        step = record.get("step")
+        if isinstance(step, int) and isinstance(record.get("epoch"), (int, float)):
+            epochs_by_step[step] = record["epoch"]
         evals = {k: v for k, v in record.items() if k.startswith("eval_")
                  and isinstance(v, (int, float)) and k not in _EVAL_BOOKKEEPING}
         if evals:
             last_eval = evals
+            if isinstance(step, int):
+                evals_by_step[step] = tuple((k, float(v)) for k, v in evals.items())
             if best_metric is not None and best_name is None:
                 best_name = next((k for k, v in evals.items() if v == best_metric), None)
     best_path = data.get("best_model_checkpoint")
@@ -70,12 +84,9 @@ def read_trainer_state(path: str) -> TrainerState | None:
         best_metric=best_metric if isinstance(best_metric, (int, float)) else None,
         best_metric_name=best_name,
         eval_metrics=tuple((k, float(v)) for k, v in last_eval.items()),
+        evals_by_step=evals_by_step,
+        epochs_by_step=epochs_by_step,
     )
-
-
-_EVAL_BOOKKEEPING = {
-    "eval_runtime", "eval_samples_per_second", "eval_steps_per_second", "eval_epoch",
-}
 
 
 def read_pointer(path: str) -> str | None:
