@@ -33,7 +33,7 @@ from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 #: Entries walked in this process before a pool is considered (about 30 ms of work).
 IN_PROCESS_BUDGET = 20_000
 #: Entries a worker records before it returns and hands back what it did not reach.
-WORKER_BUDGET = 40_000
+WORKER_BUDGET = 20_000
 #: Progress callbacks are rate-limited to this interval (seconds).
 PROGRESS_INTERVAL = 0.1
 #: How often the coordinator looks at the cancel flag while workers run (seconds).
