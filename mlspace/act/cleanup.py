@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from mlspace.act import checks, trash
+from mlspace.act.archive import make_archive
 from mlspace.act.journal import (
+    ARCHIVED,
     RESTORE_FAILED,
     RESTORED,
     SKIPPED,
@@ -59,17 +61,17 @@ def execute(suggestions: Sequence[Suggestion], roots: Sequence[str],
         title, list(roots), [{**asdict(i), "suggestion": s.id} for s, i in items])
     opened = checks.open_files()
     outcomes = []
-    for n, (_, item) in enumerate(items):
+    for n, (suggestion, item) in enumerate(items):
         if progress is not None:
             progress(n, len(items), item.path)
-        outcomes.append(_one(item, roots, opened, recent_seconds, journal))
+        outcomes.append(_one(item, roots, opened, recent_seconds, journal, suggestion.archive))
     if progress is not None:
         progress(len(items), len(items), "")
     return CleanupResult(cleanup_id, tuple(outcomes))
 
 
 def _one(item: PlanItem, roots: Sequence[str], opened: set[str], recent_seconds: float,
-         journal: Journal) -> Outcome:
+         journal: Journal, archive: bool = False) -> Outcome:
     reason = (checks.outside_roots(item.path, roots)
               or checks.changed_since_scan(item, recent_seconds)
               or checks.in_use(item.path, opened))
@@ -81,6 +83,16 @@ def _one(item: PlanItem, roots: Sequence[str], opened: set[str], recent_seconds:
     if reason is not None:
         journal.record(SKIPPED, item.path, reason=reason)
         return Outcome(item.path, False, reason)
+    archived = 0
+    if archive:
+        try:
+            packed = make_archive(item.path)
+        except OSError as err:
+            reason = f"could not be compressed: {err}"
+            journal.record(SKIPPED, item.path, reason=reason)
+            return Outcome(item.path, False, reason)
+        journal.record(ARCHIVED, item.path, archive=packed)
+        archived = os.lstat(packed).st_blocks * 512
     try:
         where = trash.move_to_trash(item.path)
     except (OSError, trash.TrashUnavailable) as err:
@@ -89,7 +101,8 @@ def _one(item: PlanItem, roots: Sequence[str], opened: set[str], recent_seconds:
         return Outcome(item.path, False, reason)
     journal.record(TRASHED, item.path, trash_file=where.trash_file if where else None,
                    info_file=where.info_file if where else None)
-    return Outcome(item.path, True, where.trash_file if where else "trash", item.disk_usage)
+    return Outcome(item.path, True, where.trash_file if where else "trash",
+                   max(item.disk_usage - archived, 0))
 
 
 # ---------------------------------------------------------------------------------- undo
@@ -147,7 +160,20 @@ def _restore_one(entry: dict, journal: Journal, beside: bool) -> RestoreOutcome:
         destination = _free_name(path)
     trash.restore(item, destination)
     journal.record(RESTORED, path, restored_to=destination)
+    _trash_archive_of(path, journal)
     return RestoreOutcome(path, destination)
+
+
+def _trash_archive_of(path: str, journal: Journal) -> None:
+    """An archived log folder is back: its archive goes to the trash (never deleted)."""
+    from mlspace.act.journal import read
+
+    record = read(journal.path)
+    archived = [e for e in (record.events if record else []) if e["event"] == ARCHIVED
+                and e["path"] == path]
+    for event in archived:
+        if os.path.lexists(event["archive"]):
+            trash.move_to_trash(event["archive"])
 
 
 def _free_name(path: str) -> str:

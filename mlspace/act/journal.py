@@ -20,6 +20,7 @@ from pathlib import Path
 from mlspace.config import data_dir
 
 TRASHED, SKIPPED, RESTORED, RESTORE_FAILED = "trashed", "skipped", "restored", "restore-failed"
+ARCHIVED = "archived"  # a log folder was packed into an archive before going to the trash
 
 
 def journal_dir() -> Path:

@@ -34,6 +34,7 @@ class Suggestion:
     risk: str  # safe / review / risky
     items: tuple[PlanItem, ...]
     subject: str | None = None  # the artifact, series or run id it is about (right-click)
+    archive: bool = False  # compress each item to "<path>.tar.gz" beside it first
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -62,6 +63,8 @@ class AdviceSettings:
     keep_per_series: dict[str, tuple[int, int]] = field(default_factory=dict)  # id -> (K, N)
     augmented_min_age_days: float = 30.0
     debug_min_age_days: float = 14.0
+    logs_min_age_days: float = 90.0
+    logs_min_bytes: int = 1 << 20
     now: float | None = None  # for tests; None means the time of advising
 
     def keep_for(self, series_id: str) -> tuple[int, int]:

@@ -51,11 +51,11 @@ def _artifact_items(inv: Inventory, artifact: Artifact) -> list[PlanItem]:
 
 
 def _make(policy: str, title: str, reason: str, risk: str, items: list[PlanItem],
-          subject: str | None) -> Suggestion:
+          subject: str | None, archive: bool = False) -> Suggestion:
     items = sorted(items, key=lambda i: i.path)
     paths = tuple(i.path for i in items)
     return Suggestion(suggestion_id(policy, paths), policy, title, reason, risk, tuple(items),
-                      subject)
+                      subject, archive)
 
 
 def _series_label(inv: Inventory, s: Series) -> str:
@@ -241,6 +241,27 @@ def caches(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
     return out
 
 
+def log_archives(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Old log folders (W&B, MLflow and similar runs) holding only logs: pack each into a
+    .tar.gz beside it; the originals go to the trash, and undo puts them back."""
+    out = []
+    for a in inv.artifacts:
+        if a.category != Category.LOG or not a.is_dir or a.disk_usage < settings.logs_min_bytes:
+            continue
+        if _age_days(a.newest_mtime, settings) < settings.logs_min_age_days:
+            continue
+        totals = inv.category_totals(a.entry)
+        if any(totals[c].files for c in Category if c != Category.LOG):
+            continue  # holds checkpoints, data or dumps: not a plain log folder
+        out.append(_make(
+            "log-archives", f"Compress the logs of {a.name}",
+            f"A log folder untouched for {fmt.age(_age_days(a.newest_mtime, settings) * DAY)}"
+            f". It is packed into {a.name}.tar.gz beside it and the original folder goes to "
+            "the trash; the archive keeps everything readable.", REVIEW,
+            _artifact_items(inv, a), a.id, archive=True))
+    return out
+
+
 POLICIES: tuple[Policy, ...] = (
     checkpoint_retention,
     strip_resume_state,
@@ -248,4 +269,5 @@ POLICIES: tuple[Policy, ...] = (
     stale_debug_dumps,
     crash_leftovers,
     caches,
+    log_archives,
 )

@@ -26,6 +26,7 @@ POLICY_LABELS = {
     "crash-leftovers": "Leftovers of interrupted saves",
     "python-caches": "Caches",
     "datasets-cache": "Caches",
+    "log-archives": "Old logs (compressed, then trashed)",
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
