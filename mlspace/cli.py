@@ -49,6 +49,8 @@ def _add_advice_arguments(parser: argparse.ArgumentParser) -> None:
                         help="checkpoints to keep per run by its best metric (default 1)")
     parser.add_argument("--keep-latest", type=int, default=2, metavar="N",
                         help="latest checkpoints to keep per run (default 2)")
+    parser.add_argument("--duplicates", action="store_true",
+                        help="also find exact duplicate files (reads the candidates' contents)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -309,7 +311,12 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan
     snapshot = scan_from_args(args)
     inventory = classify_with_warnings(snapshot)
     settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest)
-    return snapshot, inventory, advise(inventory, settings)
+    groups = None
+    if args.duplicates:
+        from mlspace.advise.duplicates import find_duplicates
+
+        groups = find_duplicates(inventory)
+    return snapshot, inventory, advise(inventory, settings, groups)
 
 
 def cmd_plan(args: argparse.Namespace) -> int:

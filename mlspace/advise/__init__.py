@@ -19,14 +19,22 @@ __all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "Plan", "PlanItem", "Sug
            "advise", "kept_checkpoints"]
 
 
-def advise(inv: Inventory, settings: AdviceSettings | None = None) -> Plan:
+def advise(inv: Inventory, settings: AdviceSettings | None = None,
+           duplicate_groups: list[list[int]] | None = None) -> Plan:
     """Every policy's suggestions, largest first. A path already named by an earlier policy
-    (or inside a folder it names) is left out of later ones, so no two suggestions overlap."""
+    (or inside a folder it names) is left out of later ones, so no two suggestions overlap.
+    ``duplicate_groups`` (from duplicates.find_duplicates, which reads file contents) adds
+    suggestions to remove exact copies."""
+    from mlspace.advise.duplicates import duplicate_suggestions
+
     settings = settings or AdviceSettings()
     taken: list[str] = []
     suggestions = []
-    for policy in POLICIES:
-        for suggestion in policy(inv, settings):
+    found = [policy(inv, settings) for policy in POLICIES]
+    if duplicate_groups:
+        found.append(duplicate_suggestions(inv, duplicate_groups))
+    for batch in found:
+        for suggestion in batch:
             items = tuple(i for i in suggestion.items if not _covered(i.path, taken))
             if not items:
                 continue
@@ -36,7 +44,7 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None) -> Plan:
                 suggestion = type(suggestion)(
                     suggestion_id(suggestion.policy, tuple(i.path for i in items)),
                     suggestion.policy, suggestion.title, suggestion.reason, suggestion.risk,
-                    items, suggestion.subject)
+                    items, suggestion.subject, suggestion.archive)
             taken.extend(suggestion.paths)
             suggestions.append(suggestion)
     suggestions.sort(key=lambda s: -s.bytes)

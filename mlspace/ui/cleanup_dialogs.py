@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -48,5 +51,38 @@ class ConfirmCleanup(QDialog):
         self.confirm = buttons.addButton(f"Move {len(items)} items to the trash",
                                          QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+class CleanupHistory(QDialog):
+    """Past cleanups (from the journal), newest first, each with its own Undo."""
+
+    def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None) -> None:
+        from mlspace.act import history
+
+        super().__init__(parent)
+        self.setWindowTitle("Cleanup history")
+        self.resize(720, 360)
+        self.records = history()
+        layout = QVBoxLayout(self)
+        self.list = QListWidget()
+        for record in self.records:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
+            state = "undone" if record.undone else f"{len(record.trashed)} items in the trash"
+            self.list.addItem(f"{when}   {fmt.size(record.freed):>10}   {state}   {record.title}")
+        if not self.records:
+            self.list.addItem("No cleanups yet.")
+        layout.addWidget(self.list, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.undo_button = buttons.addButton("Undo this cleanup",
+                                             QDialogButtonBox.ButtonRole.ActionRole)
+        self.undo_button.setEnabled(False)
+        self.list.currentRowChanged.connect(
+            lambda row: self.undo_button.setEnabled(
+                0 <= row < len(self.records) and bool(self.records[row].trashed
+                                                      or self.records[row].pending)))
+        self.undo_button.clicked.connect(lambda: (undo(self.records[self.list.currentRow()].id),
+                                                  self.accept()))
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

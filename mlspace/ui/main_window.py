@@ -245,6 +245,7 @@ class MainWindow(QMainWindow):
         self.up_action = action("&Up one folder (treemap)", self.treemap.go_up, "Backspace")
         self.undo_action = action("&Undo last cleanup", self.undo_last_cleanup,
                                   QKeySequence.StandardKey.Undo)
+        self.history_action = action("Cleanup &history…", self.show_history)
         self.apparent_action = QAction("&Apparent sizes", self, checkable=True)
         self.apparent_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.apparent_action.toggled.connect(self.set_apparent)
@@ -291,6 +292,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.history_action)
         edit_menu.addSeparator()
         edit_menu.addAction(self.copy_path_action)
         edit_menu.addAction(self.open_fm_action)
@@ -554,6 +556,12 @@ class MainWindow(QMainWindow):
             self.status.setText("Nothing to undo.")
             return
         self.cleaner.undo(last.id)
+
+    def show_history(self) -> None:
+        from mlspace.ui.cleanup_dialogs import CleanupHistory
+
+        self.history_dialog = CleanupHistory(self.cleaner.undo, self)
+        self.history_dialog.open()
 
     def _on_undone(self, cleanup_id: str, results: object) -> None:
         back = [r.path for r in results if r.restored_to == r.path]  # type: ignore[attr-defined]

@@ -27,6 +27,7 @@ POLICY_LABELS = {
     "python-caches": "Caches",
     "datasets-cache": "Caches",
     "log-archives": "Old logs (compressed, then trashed)",
+    "duplicates": "Exact duplicates",
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 

@@ -107,3 +107,20 @@ def test_export_report_from_the_app(window: MainWindow, tmp_path: Path) -> None:
     assert "| Category | On disk | Share | Files |" in target.read_text()
     assert "Report written to" in window.status.text()
     assert window.suggestions.export_button.text() == "Export this plan…"
+
+
+def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
+                                               demo_root: Path) -> None:
+    before = tree_digest(demo_root)
+    caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        window.confirm_and_clean([caches])
+    window.history_action.trigger()
+    dialog = window.history_dialog
+    assert "Remove 3 cached datasets.map() results" in dialog.list.item(0).text()
+    dialog.list.setCurrentRow(0)
+    assert dialog.undo_button.isEnabled()
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
+    assert tree_digest(demo_root) == before

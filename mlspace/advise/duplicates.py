@@ -1,0 +1,112 @@
+"""Exact duplicate files: same size, then same first and last 64 KiB, then the same SHA-256.
+
+This is the one step of advising that reads file contents (never runs them), so it is a
+separate, opt-in pass (``mlspace plan --duplicates``): hashing checkpoints costs a read of
+every byte of the candidates. Hard links are not duplicates (they take no extra space) and
+raw datasets are never touched. Of each group one copy is always kept: the one whose name
+means something (best, final, last), or a checkpoint the tools' records point to."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from mlspace.advise.model import REVIEW, PlanItem, Suggestion, suggestion_id
+from mlspace.classify import Category, Inventory
+from mlspace.scan.walker import KIND_FILE
+
+MIN_SIZE = 1 << 20
+_EDGE = 64 * 1024
+_KEEP_WORDS = ("best", "final", "last", "latest")
+
+
+def _edges_hash(path: str, size: int) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_EDGE)
+            f.seek(max(size - _EDGE, 0))
+            tail = f.read(_EDGE)
+    except OSError:
+        return None
+    return hashlib.sha256(head + tail).digest()
+
+
+def _full_hash(path: str) -> bytes | None:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.digest()
+
+
+def find_duplicates(inv: Inventory, min_size: int = MIN_SIZE) -> list[list[int]]:
+    """Groups (2 or more entries) of files with identical content."""
+    snap = inv.snapshot
+    candidates = np.flatnonzero((snap.kind == KIND_FILE) & snap.counted & (snap.nlink == 1)
+                                & (snap.apparent >= min_size)
+                                & (inv.categories != Category.DATASET))
+    sizes = snap.apparent[candidates]
+    unique, counts = np.unique(sizes, return_counts=True)
+    groups: list[list[int]] = []
+    for size in unique[counts > 1].tolist():
+        same_size = [int(e) for e in candidates[sizes == size]]
+        for edges in _split(same_size, snap.path, lambda p, n=size: _edges_hash(p, n)):
+            if len(edges) > 1:
+                groups.extend(g for g in _split(edges, snap.path, _full_hash) if len(g) > 1)
+    return groups
+
+
+def _split(entries: list[int], path_of: Callable[[int], str],
+           key: Callable[[str], bytes | None]) -> list[list[int]]:
+    buckets: dict[bytes, list[int]] = {}
+    for entry in entries:
+        digest = key(path_of(entry))
+        if digest is not None:
+            buckets.setdefault(digest, []).append(entry)
+    return list(buckets.values())
+
+
+def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Suggestion]:
+    snap = inv.snapshot
+    protected_paths = {inv.artifact_by_id[a].path for a in _kept_for_copies(inv)}
+    out = []
+    for group in groups:
+        paths = {e: snap.path(e) for e in group}
+        keep = min(group, key=lambda e: _keep_rank(paths[e], protected_paths))
+        drop = [e for e in group if e != keep and not _is_protected(paths[e], protected_paths)]
+        if not drop:
+            continue
+        items = [PlanItem(paths[e], False, snap.disk_usage(e), int(snap.apparent[e]),
+                          float(snap.mtime[e]), 1) for e in sorted(drop, key=paths.get)]
+        item_paths = tuple(i.path for i in items)
+        out.append(Suggestion(
+            suggestion_id("duplicates", item_paths), "duplicates",
+            f"Remove {len(items)} exact copies of {os.path.basename(paths[keep])}",
+            f"Byte-for-byte identical to {paths[keep]}, which is kept.", REVIEW,
+            tuple(items), None))
+    return out
+
+
+def _kept_for_copies(inv: Inventory) -> set[str]:
+    """Every checkpoint a series protects (best, latest, what records point to, and their
+    copies) stays, even when an identical copy exists elsewhere: duplicates never override
+    the protection the rest of mlspace gives."""
+    return {a for s in inv.series for a in s.protected}
+
+
+def _is_protected(path: str, protected: set[str]) -> bool:
+    return any(path == p or path.startswith(p.rstrip("/") + "/") for p in protected)
+
+
+def _keep_rank(path: str, protected: set[str]) -> tuple[int, int, int, str]:
+    """Lower is kept first: protected checkpoints, then meaningful names, then shallow
+    paths."""
+    name = os.path.basename(path).lower()
+    meaningful = next((i for i, w in enumerate(_KEEP_WORDS) if w in name), len(_KEEP_WORDS))
+    return (0 if _is_protected(path, protected) else 1, meaningful, path.count("/"), path)
