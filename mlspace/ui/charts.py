@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -22,6 +22,7 @@ class _BarChart(QWidget):
     """A horizontal bar chart with clickable bars and labels on the left axis."""
 
     bar_clicked = Signal(int, float)  # bar index, value-axis position of the click
+    bar_right_clicked = Signal(int, float, object)  # ... and the global QPoint for a menu
 
     def __init__(self, title: str) -> None:
         super().__init__()
@@ -83,12 +84,14 @@ class _BarChart(QWidget):
             return
         point: QPointF = view.mapSceneToView(pos)
         row = int(round(point.y()))
-        if abs(point.y() - row) <= _BAR / 2:
+        if abs(point.y() - row) > _BAR / 2:
+            return
+        if event.button() == Qt.MouseButton.RightButton:  # type: ignore[attr-defined]
+            screen = event.screenPos()  # type: ignore[attr-defined]
+            self.bar_right_clicked.emit(row, point.x(), QPoint(int(screen.x()),
+                                                               int(screen.y())))
+        else:
             self.bar_clicked.emit(row, point.x())
-
-    def click_bar(self, row: int, x: float = 0.0) -> None:
-        """What a click on a bar does (used by tests and keyboard access)."""
-        self.bar_clicked.emit(row, x)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
@@ -99,11 +102,16 @@ class _BarChart(QWidget):
 class CategoryChart(_BarChart):
     """Space per category."""
 
+    category_menu_requested = Signal(object, object)  # Category, global QPoint
+
     def __init__(self, workspace: Workspace) -> None:
         super().__init__("Space by category")
         self.ws = workspace
         self.categories: list[Category] = []
         self.bar_clicked.connect(self._on_bar)
+        self.bar_right_clicked.connect(
+            lambda row, _x, pos: 0 <= row < len(self.categories)
+            and self.category_menu_requested.emit(self.categories[row], pos))
         for signal in (workspace.inventory_changed, workspace.view_changed):
             signal.connect(self.refresh)
 

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from mlspace import fmt
 from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
 from mlspace.ages import BUCKETS
+from mlspace.classify import Category
 from mlspace.config import config_dir
 from mlspace.filtering import FilterSpec
 from mlspace.scan import ScanProgress
@@ -58,6 +59,13 @@ from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
 
 MAX_RECENT = 10
+#: Which category's space each policy frees (for the right-click menu of a category bar).
+POLICY_CATEGORY = {
+    "checkpoint-retention": Category.CHECKPOINT, "strip-resume-state": Category.CHECKPOINT,
+    "augmented-copies": Category.AUGMENTED, "debug-dumps": Category.DEBUG,
+    "crash-leftovers": Category.CHECKPOINT, "python-caches": Category.CACHE,
+    "datasets-cache": Category.CACHE, "log-archives": Category.LOG,
+}
 MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
              ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))
 WELCOME, SCANNING, VIEWS = range(3)
@@ -185,6 +193,7 @@ class MainWindow(QMainWindow):
         self.treemap = TreemapView(self.ws)
         self.treemap.canvas.context_menu_requested.connect(self._show_context_menu)
         self.runs = RunsView(self.ws)
+        self.runs.context_menu_requested.connect(self._show_context_menu)
         self.suggestions = SuggestionsPanel(self.ws)
         self.suggestions.clean_requested.connect(self.confirm_and_clean)
         self.suggestions.export_requested.connect(self.choose_report_file)
@@ -194,6 +203,7 @@ class MainWindow(QMainWindow):
         tabs.addTab(self.runs, "Runs")
         self.tabs = tabs
         self.category_chart = CategoryChart(self.ws)
+        self.category_chart.category_menu_requested.connect(self._category_menu)
         self.age_chart = AgeChart(self.ws)
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(self.category_chart)
@@ -472,6 +482,25 @@ class MainWindow(QMainWindow):
         show = menu.addAction("Show in treemap")
         show.triggered.connect(self._show_in_treemap)
         return menu
+
+    def _category_menu(self, category: object, global_pos: object) -> None:
+        """Right-click on a category bar: the suggestions that free space of that category."""
+        assert isinstance(category, Category)
+        menu = QMenu(self)
+        totals = self.ws.inventory.category_totals()[category] if self.ws.inventory else None
+        size = (totals.apparent_size if self.ws.apparent else totals.disk_usage) if totals else 0
+        title = menu.addAction(f"{category.info.label} — {fmt.size(size)}")
+        title.setEnabled(False)
+        for suggestion in self.ws.plan.suggestions if self.ws.plan else ():
+            if POLICY_CATEGORY.get(suggestion.policy) == category:
+                act = menu.addAction(f"{suggestion.title} — frees "
+                                     f"{fmt.size(self._shown_bytes(suggestion))}")
+                act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
+        menu.addSeparator()
+        only = menu.addAction(f"Show only {category.info.label}")
+        only.triggered.connect(lambda: self.ws.toggle_category(category))
+        self.last_menu = menu
+        menu.popup(global_pos)  # type: ignore[arg-type]
 
     def _shown_bytes(self, s: Suggestion) -> int:
         return s.apparent_bytes if self.ws.apparent else s.bytes

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QShowEvent
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from mlspace import fmt
@@ -15,6 +15,8 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class RunsView(QTreeWidget):
+    context_menu_requested = Signal(object)  # global QPoint; the run is then selected
+
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
         self.ws = workspace
@@ -90,6 +92,12 @@ class RunsView(QTreeWidget):
             item.setToolTip(4, s.latest_reason)
         item.setData(0, ENTRY_ROLE, item.data(0, ENTRY_ROLE) or
                      inv.snapshot.parent(inv.artifact_by_id[s.members[0]].entry))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        item = self.itemAt(event.pos())
+        if item is not None:
+            self.setCurrentItem(item)
+            self.context_menu_requested.emit(event.globalPos())
 
     def _selected(self) -> None:
         items = self.selectedItems()

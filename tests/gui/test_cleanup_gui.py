@@ -124,3 +124,34 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
     assert tree_digest(demo_root) == before
+
+
+def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, qtbot: QtBot
+                                                           ) -> None:
+    from PySide6.QtCore import QPointF
+
+    from mlspace.classify import Category
+
+    chart = window.category_chart
+    row = chart.categories.index(Category.CHECKPOINT)
+    width = dict(chart.values())[Category.CHECKPOINT]
+    plot = chart.plot
+    pos = plot.mapFromScene(plot.getViewBox().mapViewToScene(QPointF(width / 2, row)))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.RightButton, pos=pos)
+    texts = [a.text() for a in window.last_menu.actions()]
+    assert texts[0].startswith("Checkpoints — ") and not window.last_menu.actions()[0].isEnabled()
+    assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
+    assert "Show only Checkpoints" in texts
+
+
+def test_right_click_a_run_offers_its_suggestions(window: MainWindow) -> None:
+    window.tabs.setCurrentWidget(window.runs)
+    runs = window.runs
+    item = next(runs.topLevelItem(i) for i in range(runs.topLevelItemCount())
+                if runs.topLevelItem(i).text(0) == "bert-large-lr3e-4")
+    pos = runs.visualItemRect(item).center()
+    QApplication.sendEvent(runs.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, pos, runs.viewport().mapToGlobal(pos)))
+    texts = [a.text() for a in window.last_menu.actions()]
+    assert texts[0].startswith("bert-large-lr3e-4 — ")
+    assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
