@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import time
 from dataclasses import replace
@@ -648,14 +649,16 @@ class MainWindow(QMainWindow):
         for path in recent:
             self.recent_menu.addAction(path, lambda p=path: self.open_paths([p]))
         self.recent_menu.setEnabled(bool(recent))
+        def links(paths: list[str]) -> str:
+            return "<br>".join(f"<a href=\"{html.escape(p, quote=True)}\">{html.escape(p)}</a>"
+                               for p in paths)
+
         html_parts = []
         if recent:
-            links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in recent[:5])
-            html_parts.append(f"<p>Recent folders:<br>{links}</p>")
+            html_parts.append(f"<p>Recent folders:<br>{links(recent[:5])}</p>")
         likely = [p for p in likely_ml_folders() if p not in recent]
         if likely:
-            links = "<br>".join(f"<a href='{p}'>{p}</a>" for p in likely)
-            html_parts.append(f"<p>These look like ML folders:<br>{links}</p>")
+            html_parts.append(f"<p>These look like ML folders:<br>{links(likely)}</p>")
         self.recent_label.setText("".join(html_parts))
 
     def _restore_settings(self) -> None:

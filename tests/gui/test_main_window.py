@@ -197,3 +197,14 @@ def test_qt_binding_does_not_over_release_slot_results() -> None:
         emitter.ping.emit()
     # the bug loses one reference per call; unrelated code may take or drop a few
     assert sys.getrefcount(True) > before - 50
+
+
+def test_first_run_lists_likely_ml_folders(qtbot: QtBot, isolated_user_dirs: Path) -> None:
+    (isolated_user_dirs / "bert-runs" / "checkpoint-500").mkdir(parents=True)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert "These look like ML folders" in win.recent_label.text()
+    assert str(isolated_user_dirs / "bert-runs") in win.recent_label.text()
+    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+        win.recent_label.linkActivated.emit(str(isolated_user_dirs / "bert-runs"))
+    assert win.ws.inventory.snapshot.roots == (str(isolated_user_dirs / "bert-runs"),)
