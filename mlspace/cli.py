@@ -49,6 +49,9 @@ def _add_advice_arguments(parser: argparse.ArgumentParser) -> None:
                         help="checkpoints to keep per run by its best metric (default 1)")
     parser.add_argument("--keep-latest", type=int, default=2, metavar="N",
                         help="latest checkpoints to keep per run (default 2)")
+    parser.add_argument("--keep-for", action="append", default=[], metavar="FOLDER=K:N",
+                        help="keep K best and N latest for the run or series in FOLDER "
+                        "(repeatable), e.g. outputs/bert=2:3")
     parser.add_argument("--duplicates", action="store_true",
                         help="also find exact duplicate files (reads the candidates' contents)")
 
@@ -310,13 +313,31 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan
         raise UsageError("--keep-best must be 0 or more and --keep-latest 1 or more")
     snapshot = scan_from_args(args)
     inventory = classify_with_warnings(snapshot)
-    settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest)
+    settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest,
+                              keep_per_series=_per_series_keeps(args.keep_for, inventory))
     groups = None
     if args.duplicates:
         from mlspace.advise.duplicates import find_duplicates
 
         groups = find_duplicates(inventory)
     return snapshot, inventory, advise(inventory, settings, groups)
+
+
+def _per_series_keeps(specs: list[str], inventory: Inventory) -> dict[str, tuple[int, int]]:
+    """--keep-for FOLDER=K:N -> {series id: (K, N)} for the series in or of that folder."""
+    keeps: dict[str, tuple[int, int]] = {}
+    for spec in specs:
+        folder, sep, numbers = spec.rpartition("=")
+        best, colon, latest = numbers.partition(":")
+        if not sep or not colon or not best.isdigit() or not latest.isdigit() or int(latest) < 1:
+            raise UsageError(f"--keep-for takes FOLDER=K:N with N at least 1, not {spec!r}")
+        target = os.path.abspath(folder)
+        matched = [s for s in inventory.series
+                   if s.path == target or (s.run or "") == f"run:{target}"]
+        if not matched:
+            raise UsageError(f"--keep-for: no checkpoint series in {folder}")
+        keeps.update({s.id: (int(best), int(latest)) for s in matched})
+    return keeps
 
 
 def cmd_plan(args: argparse.Namespace) -> int:

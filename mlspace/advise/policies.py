@@ -204,7 +204,7 @@ def stale_debug_dumps(inv: Inventory, settings: AdviceSettings) -> list[Suggesti
 
 def crash_leftovers(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
     """Half-written saves: Orbax tmp folders, timm tmp files, NeMo -unfinished markers,
-    incomplete downloads."""
+    DeepSpeed tags newer than what `latest` names, incomplete downloads."""
     snap = inv.snapshot
     items = [_item(inv, e) for a in inv.artifacts if a.role == "partial" for e in a.entries]
     for suffix in (b".incomplete", b"-unfinished"):
@@ -241,6 +241,23 @@ def caches(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
     return out
 
 
+def hub_detached_revisions(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Revisions of a cached hub repo that no branch or tag points to, with the blobs only
+    they use (what `hf cache prune` removes); shared blobs stay."""
+    snap = inv.snapshot
+    by_repo: dict[str, list[PlanItem]] = {}
+    for d in inv.hub_detached:
+        for path in (d.snapshot, *d.blobs):
+            entry = snap.find(path)
+            if entry >= 0:
+                by_repo.setdefault(d.repo, []).append(_item(inv, entry))
+    return [_make("hub-detached", f"Remove old revisions of {os.path.basename(repo)}",
+                  "Revisions of this Hugging Face hub download that no branch or tag points to "
+                  "any more, and the files only they use. Downloading that revision again "
+                  "brings them back.", SAFE, items, None)
+            for repo, items in by_repo.items()]
+
+
 def log_archives(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
     """Old log folders (W&B, MLflow and similar runs) holding only logs: pack each into a
     .tar.gz beside it; the originals go to the trash, and undo puts them back."""
@@ -269,5 +286,6 @@ POLICIES: tuple[Policy, ...] = (
     stale_debug_dumps,
     crash_leftovers,
     caches,
+    hub_detached_revisions,
     log_archives,
 )

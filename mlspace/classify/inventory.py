@@ -13,6 +13,7 @@ from mlspace.classify.artifacts import Found, checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
 from mlspace.classify.engine import classify_entries
 from mlspace.classify.model import Artifact, Run, Series
+from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
 from mlspace.classify.series import build_series
 from mlspace.scan import Snapshot
@@ -43,6 +44,7 @@ class Inventory:
     series: tuple[Series, ...]
     runs: tuple[Run, ...]
     warnings: tuple[str, ...] = ()
+    hub_detached: tuple[DetachedRevision, ...] = ()
 
     @cached_property
     def artifact_by_id(self) -> dict[str, Artifact]:
@@ -116,6 +118,8 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -
     runs, series, artifacts = _attach_runs(snapshot, folders, series,
                                            checkpoint_artifacts + others)
     artifacts.sort(key=lambda a: a.path)
+    hub = tuple(d for a in artifacts if a.tool == "Hugging Face Hub cache"
+                for d in detached_revisions(a.path))
     return Inventory(
         snapshot=snapshot,
         categories=cls.categories,
@@ -127,6 +131,7 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -
         series=tuple(sorted(series, key=lambda s: s.path)),
         runs=tuple(sorted(runs, key=lambda r: r.path)),
         warnings=tuple(compiled.rules.warnings),
+        hub_detached=hub,
     )
 
 

@@ -59,6 +59,12 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
     by_name = {m.name: m for m in members}
     children = set(snapshot.child_names(row))
     latest, latest_reason, pointed = _latest(folder, children, members, by_name)
+    if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
+        # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
+        # never finished (or one being written now, which the cleanup's checks refuse).
+        members = [replace(m, role="partial") if m.step is not None and m.step > latest.step
+                   else m for m in members]
+        by_name = {m.name: m for m in members}
     best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state)
     protected = {m.id for m in (latest, best) if m is not None} | pointed
     protected |= {m.id for m in members if m.role in ("best", "last", "final")}

@@ -66,6 +66,7 @@ POLICY_CATEGORY = {
     "augmented-copies": Category.AUGMENTED, "debug-dumps": Category.DEBUG,
     "crash-leftovers": Category.CHECKPOINT, "python-caches": Category.CACHE,
     "datasets-cache": Category.CACHE, "log-archives": Category.LOG,
+    "hub-detached": Category.CACHE,
 }
 MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
              ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))

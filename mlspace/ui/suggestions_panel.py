@@ -28,6 +28,7 @@ POLICY_LABELS = {
     "datasets-cache": "Caches",
     "log-archives": "Old logs (compressed, then trashed)",
     "duplicates": "Exact duplicates",
+    "hub-detached": "Caches",
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 

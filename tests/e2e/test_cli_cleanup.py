@@ -65,3 +65,15 @@ def test_clean_with_unknown_id_explains(tmp_path: Path) -> None:
 def test_undo_with_nothing_to_undo() -> None:
     result = mlspace("undo")
     assert result.returncode == 2 and "nothing to undo" in result.stderr
+
+
+def test_keep_for_one_run(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    run = root / "outputs" / "bert-large-lr3e-4"
+    doc = json.loads(mlspace("plan", str(root), "--format", "json", "--keep-for",
+                             f"{run}=3:4").stdout)
+    titles = [s["title"] for s in doc["suggestions"]]
+    assert "Keep best 3 + latest 4 of bert-large-lr3e-4" in titles
+    assert "Keep best 1 + latest 2 of bert-base-lr1e-4" in titles
+    bad = mlspace("plan", str(root), "--keep-for", f"{run}=3")
+    assert bad.returncode == 2 and "FOLDER=K:N" in bad.stderr

@@ -20,6 +20,12 @@ def test_deepspeed_latest_file_names_the_tag(tmp_path: Path) -> None:
     assert series.latest_reason == "DeepSpeed names global_step200"
     assert categories_by_path(inv)["ds/zero_to_fp32.py"] == "checkpoint"
     assert categories_by_path(inv)["ds/latest"] == "checkpoint"
+    orphan = inv.artifact_by_id[f"checkpoint:{tmp_path}/ds/global_step300"]
+    assert orphan.role == "partial" and orphan.id not in series.protected
+    from mlspace.advise import advise
+
+    leftovers = next(s for s in advise(inv).suggestions if s.policy == "crash-leftovers")
+    assert leftovers.paths == (str(tmp_path / "ds" / "global_step300"),)
 
 
 def test_megatron_tracker(tmp_path: Path) -> None:
