@@ -240,9 +240,7 @@ def _resolve_media(snapshot: Snapshot, contexts: np.ndarray, parents: np.ndarray
     media = np.flatnonzero(codes == MEDIA)
     if not len(media):
         return
-    rows = parents[media]
-    order = np.argsort(rows, kind="stable")
-    media, rows = media[order], rows[order]
+    rows = parents[media]  # a folder's children are contiguous, so rows come in runs
     bounds = np.flatnonzero(np.diff(rows)) + 1
     for members, row in zip(np.split(media, bounds), rows[np.r_[0, bounds]], strict=True):
         ctx = Context(int(contexts[row])) if row >= 0 else Context.GENERIC
