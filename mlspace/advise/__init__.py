@@ -3,6 +3,8 @@ frozen Suggestion with its reason, risk, exact paths and the space it frees."""
 
 from __future__ import annotations
 
+import os
+
 from mlspace.advise.model import (
     REVIEW,
     RISKY,
@@ -28,7 +30,7 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None,
     from mlspace.advise.duplicates import duplicate_suggestions
 
     settings = settings or AdviceSettings()
-    taken: list[str] = []
+    taken: set[str] = set()
     suggestions = []
     found = [policy(inv, settings) for policy in POLICIES]
     if duplicate_groups:
@@ -45,11 +47,19 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None,
                     suggestion_id(suggestion.policy, tuple(i.path for i in items)),
                     suggestion.policy, suggestion.title, suggestion.reason, suggestion.risk,
                     items, suggestion.subject, suggestion.archive)
-            taken.extend(suggestion.paths)
+            taken.update(suggestion.paths)
             suggestions.append(suggestion)
     suggestions.sort(key=lambda s: -s.bytes)
     return Plan(tuple(inv.snapshot.roots), tuple(suggestions))
 
 
-def _covered(path: str, taken: list[str]) -> bool:
-    return any(path == t or path.startswith(t.rstrip("/") + "/") for t in taken)
+def _covered(path: str, taken: set[str]) -> bool:
+    """Is ``path``, or a folder above it, already named? (Walks up, O(depth).)"""
+    while path:
+        if path in taken:
+            return True
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return False

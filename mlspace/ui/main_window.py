@@ -367,12 +367,12 @@ class MainWindow(QMainWindow):
         metrics = self.progress_where.fontMetrics()
         return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(200, self.width() - 80))
 
-    def _on_finished(self, inventory: object, ages: object) -> None:
+    def _on_finished(self, inventory: object, ages: object, plan: object = None) -> None:
         from mlspace.demo import is_demo
 
         snap = inventory.snapshot  # type: ignore[attr-defined]
         demo = any(is_demo(r) for r in snap.roots)
-        self.ws.load(inventory, ages, apparent=True if demo else None)  # type: ignore[arg-type]
+        self.ws.load(inventory, ages, plan, apparent=True if demo else None)  # type: ignore[arg-type]
         self.apparent_box.setChecked(self.ws.apparent)
         self.stack.setCurrentIndex(VIEWS)
         self.cancel_action.setEnabled(False)

@@ -10,6 +10,7 @@ import traceback
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from mlspace.advise import advise
 from mlspace.ages import age_table
 from mlspace.classify import classify
 from mlspace.scan import ScanOptions, scan
@@ -17,7 +18,7 @@ from mlspace.scan import ScanOptions, scan
 
 class _ScanJob(QObject):
     progress = Signal(object)  # ScanProgress
-    finished = Signal(object, object)  # Inventory, AgeTable
+    finished = Signal(object, object, object)  # Inventory, AgeTable, Plan
     failed = Signal(str)
 
     def __init__(self, paths: list[str], options: ScanOptions, cancel: threading.Event) -> None:
@@ -31,7 +32,8 @@ class _ScanJob(QObject):
             snapshot = scan(self.paths, self.options, progress=self.progress.emit,
                             cancelled=self.cancel.is_set)
             inventory = classify(snapshot)
-            self.finished.emit(inventory, age_table(inventory))
+            # Everything heavy happens here, off the GUI thread: ages and the plan too.
+            self.finished.emit(inventory, age_table(inventory), advise(inventory))
         except Exception:  # report, never crash the app from a worker thread
             self.failed.emit(traceback.format_exc(limit=3))
 
@@ -41,7 +43,7 @@ class ScanController(QObject):
 
     started = Signal(list)
     progress = Signal(object)
-    finished = Signal(object, object)
+    finished = Signal(object, object, object)
     failed = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -79,9 +81,9 @@ class ScanController(QObject):
     def wait(self, ms: int = 5000) -> bool:
         return self._thread.wait(ms) if self._thread is not None else True
 
-    def _done(self, inventory: object, ages: object) -> None:
+    def _done(self, inventory: object, ages: object, plan: object) -> None:
         self._stop_thread()
-        self.finished.emit(inventory, ages)
+        self.finished.emit(inventory, ages, plan)
 
     def _failed(self, message: str) -> None:
         self._stop_thread()

@@ -4,6 +4,7 @@ the total to reclaim, and a button that asks for confirmation before anything mo
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -57,13 +58,26 @@ class SuggestionsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree, 1)
         layout.addLayout(row)
-        workspace.plan_changed.connect(self.refresh)
-        workspace.view_changed.connect(self.refresh)
+        self._stale = True
+        workspace.plan_changed.connect(self._mark_stale)
+        workspace.view_changed.connect(self._mark_stale)
+
+    def _mark_stale(self) -> None:
+        """Rebuild now if shown, else when next shown: a big plan has thousands of paths."""
+        self._stale = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
 
     def _size(self, s: Suggestion) -> int:
         return s.apparent_bytes if self.ws.apparent else s.bytes
 
     def refresh(self) -> None:
+        self._stale = False
         self.tree.blockSignals(True)
         self.tree.clear()
         plan = self.ws.plan

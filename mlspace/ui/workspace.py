@@ -7,6 +7,7 @@ selects the row in the tree and fills the details panel because all three follow
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -35,19 +36,26 @@ class Workspace(QObject):
         self.focus = -1
         self.read_only_reason = ""
         self.plan: Plan | None = None
+        self.full_plan: Plan | None = None
+        self._gone: set[str] = set()  # paths moved to the trash since the scan
         self.removed: np.ndarray | None = None  # entries moved to the trash since the scan
         self.advice = AdviceSettings()
         self._artifact_at: dict[int, Artifact] = {}
 
     # ---------------------------------------------------------------- loading
-    def load(self, inventory: Inventory, ages: AgeTable, apparent: bool | None = None) -> None:
+    def load(self, inventory: Inventory, ages: AgeTable, plan: Plan | None = None,
+             apparent: bool | None = None) -> None:
+        """Show a new scan. ``plan`` is computed with it in the worker thread; without one
+        (tests, imports) it is computed here."""
         self.inventory = inventory
         self.ages = ages
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
         self.removed = np.zeros(len(inventory.snapshot), dtype=bool)
+        self._gone = set()
         self.filter = apply_filter(inventory, ages, FilterSpec())
+        self.full_plan = plan if plan is not None else advise(inventory, self.advice)
         self.replan()
         roots = inventory.snapshot.root_entries
         self.selected = -1
@@ -100,22 +108,15 @@ class Workspace(QObject):
 
     # ---------------------------------------------------------------- cleanups
     def replan(self) -> None:
-        """Suggestions for what is still there (removed paths drop out of the plan)."""
-        if self.inventory is None:
+        """The scan's suggestions that still apply: one that names anything moved to the
+        trash since drops out, and comes back when that is undone (no re-advising)."""
+        if self.inventory is None or self.full_plan is None:
             return
-        plan = advise(self.inventory, self.advice)
-        gone = self._removed_paths()
-        kept = tuple(s for s in plan.suggestions
+        gone = self._gone
+        kept = tuple(s for s in self.full_plan.suggestions
                      if not any(_inside(p, gone) for p in s.paths))
-        self.plan = Plan(plan.roots, kept)
+        self.plan = Plan(self.full_plan.roots, kept)
         self.plan_changed.emit()
-
-    def _removed_paths(self) -> set[str]:
-        if self.inventory is None or self.removed is None or not self.removed.any():
-            return set()
-        snap = self.inventory.snapshot
-        return {snap.path(int(e)) for e in np.flatnonzero(self.removed)
-                if snap.parent(int(e)) < 0 or not self.removed[snap.parent(int(e))]}
 
     def mark_removed(self, paths: list[str], removed: bool = True) -> None:
         """Paths moved to the trash (or, with removed=False, put back): update every view."""
@@ -126,6 +127,7 @@ class Workspace(QObject):
             entry = snap.find(path)
             if entry >= 0:
                 self.removed[list(snap.subtree(entry))] = removed
+            (self._gone.add if removed else self._gone.discard)(path)
         self.filter = apply_filter(self.inventory, self.ages, self.filter.spec,  # type: ignore[arg-type]
                                    self.removed)
         self.view_changed.emit()
@@ -196,4 +198,12 @@ class Workspace(QObject):
 
 
 def _inside(path: str, folders: set[str]) -> bool:
-    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+    """Is ``path`` one of ``folders`` or below one? (Walks up, O(depth).)"""
+    while path and folders:
+        if path in folders:
+            return True
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return False
