@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from mlspace.act import CleanupResult, execute, undo
 from mlspace.advise import Suggestion
+from mlspace.ui.threads import finish_thread, start_in_thread
 
 
 class _Job(QObject):
@@ -58,18 +59,15 @@ class CleanupController(QObject):
                on_done: Callable[[object], None]) -> None:
         if self.running:
             return
-        thread = QThread()
         job = _Job(work)
-        job.moveToThread(thread)
-        thread.started.connect(job.run)
         job.progress.connect(self.progress)
         # Bound methods of this object run in the GUI thread (queued); a lambda would run in
         # the worker thread, which cannot wait for itself to stop.
         job.done.connect(self._done)
         job.failed.connect(self._failed)
         self._on_done = on_done
-        self._thread, self._job = thread, job
-        thread.start()
+        self._job = job
+        self._thread = start_in_thread(job)
 
     def _done(self, result: object) -> None:
         self._stop()
@@ -80,11 +78,8 @@ class CleanupController(QObject):
         self.failed.emit(message)
 
     def _stop(self) -> None:
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
-            self._thread.deleteLater()
-            self._thread, self._job = None, None
+        finish_thread(self._thread)
+        self._thread, self._job = None, None
 
 
 __all__ = ["CleanupController", "CleanupResult"]

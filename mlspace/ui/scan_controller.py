@@ -14,6 +14,7 @@ from mlspace.advise import advise
 from mlspace.ages import age_table
 from mlspace.classify import classify
 from mlspace.scan import ScanOptions, scan
+from mlspace.ui.threads import finish_thread, start_in_thread
 
 
 class _ScanJob(QObject):
@@ -62,16 +63,13 @@ class ScanController(QObject):
             self.cancel()
         self.paths = list(paths)
         self._cancel = threading.Event()
-        thread = QThread()
         job = _ScanJob(self.paths, options or ScanOptions(), self._cancel)
-        job.moveToThread(thread)
-        thread.started.connect(job.run)
         job.progress.connect(self.progress)
         job.finished.connect(self._done)
         job.failed.connect(self._failed)
-        self._thread, self._job = thread, job
+        self._job = job
         self.started.emit(self.paths)
-        thread.start()
+        self._thread = start_in_thread(job)
 
     def cancel(self) -> None:
         """Ask the scan to stop; it returns within ~100 ms with what it has (marked
@@ -90,9 +88,5 @@ class ScanController(QObject):
         self.failed.emit(message)
 
     def _stop_thread(self) -> None:
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
-            self._thread.deleteLater()
-            self._job = None
-            self._thread = None
+        finish_thread(self._thread)
+        self._thread, self._job = None, None
