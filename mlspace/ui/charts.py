@@ -116,12 +116,11 @@ class CategoryChart(_BarChart):
             signal.connect(self.refresh)
 
     def values(self) -> list[tuple[Category, int]]:
-        inv = self.ws.inventory
-        if inv is None:
+        if self.ws.inventory is None:
             return []
-        totals = inv.category_totals()
-        value = (lambda t: t.apparent_size) if self.ws.apparent else (lambda t: t.disk_usage)
-        return [(c, value(totals[c])) for c in ORDER if totals[c].files or value(totals[c])]
+        totals = self.ws.inventory.category_totals()
+        per_cat, _ = self.ws.chart_tables()
+        return [(c, int(per_cat[c])) for c in ORDER if totals[c].files or per_cat[c]]
 
     def refresh(self) -> None:
         self.clear()
@@ -156,10 +155,9 @@ class AgeChart(_BarChart):
             signal.connect(self.refresh)
 
     def table(self) -> np.ndarray:
-        ages = self.ws.ages
-        if ages is None:
+        if self.ws.inventory is None or self.ws.ages is None:
             return np.zeros((len(BUCKETS), len(Category)))
-        return ages.by_category_apparent if self.ws.apparent else ages.by_category
+        return self.ws.chart_tables()[1]
 
     def refresh(self) -> None:
         self.clear()

@@ -14,9 +14,10 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
-from mlspace.ages import AgeTable
+from mlspace.ages import BUCKETS, AgeTable
 from mlspace.classify import Artifact, Category, Inventory
 from mlspace.filtering import FilterResult, FilterSpec, apply_filter
+from mlspace.scan.walker import KIND_DIR
 
 
 class Workspace(QObject):
@@ -132,6 +133,28 @@ class Workspace(QObject):
                                    self.removed)
         self.view_changed.emit()
         self.replan()
+
+    def chart_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """(space per category, space per age bucket x category) for the charts, in the
+        current size mode, without what was moved to the trash since the scan. The user's
+        filter is not applied here: the charts are where filters are chosen."""
+        assert self.inventory is not None and self.ages is not None
+        inv, ages = self.inventory, self.ages
+        snap = inv.snapshot
+        n_cat = len(Category)
+        if self.removed is None or not self.removed.any():
+            totals = inv.category_totals()
+            per_cat = np.array([(totals[c].apparent_size if self.apparent
+                                 else totals[c].disk_usage) for c in Category])
+            table = ages.by_category_apparent if self.apparent else ages.by_category
+            return per_cat, table
+        keep = ~self.removed & snap.counted
+        sizes = snap.apparent if self.apparent else snap.blocks * 512
+        per_cat = np.bincount(inv.categories[keep], weights=sizes[keep], minlength=n_cat)
+        files = keep & (snap.kind != KIND_DIR)
+        index = ages.buckets[files].astype(np.int64) * n_cat + inv.categories[files]
+        table = np.bincount(index, weights=sizes[files], minlength=len(BUCKETS) * n_cat)
+        return per_cat.astype(np.int64), table.reshape(len(BUCKETS), n_cat).astype(np.int64)
 
     def suggestions_for(self, entry: int) -> list[Suggestion]:
         """Suggestions that name this entry, lie inside it, or are about its series or run."""

@@ -155,3 +155,17 @@ def test_right_click_a_run_offers_its_suggestions(window: MainWindow) -> None:
     texts = [a.text() for a in window.last_menu.actions()]
     assert texts[0].startswith("bert-large-lr3e-4 — ")
     assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
+
+
+def test_charts_drop_what_was_moved_to_the_trash(window: MainWindow, qtbot: QtBot) -> None:
+    from mlspace.classify import Category
+
+    before = dict(window.category_chart.values())[Category.CACHE]
+    ages_before = int(window.age_chart.table().sum())
+    caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        window.confirm_and_clean([caches])
+    after = dict(window.category_chart.values())[Category.CACHE]
+    assert after == before - caches.apparent_bytes
+    assert int(window.age_chart.table().sum()) == ages_before - caches.apparent_bytes
