@@ -3,8 +3,6 @@ frozen Suggestion with its reason, risk, exact paths and the space it frees."""
 
 from __future__ import annotations
 
-import os
-
 from mlspace.advise.model import (
     REVIEW,
     RISKY,
@@ -16,6 +14,7 @@ from mlspace.advise.model import (
 )
 from mlspace.advise.policies import POLICIES, kept_checkpoints
 from mlspace.classify import Inventory
+from mlspace.paths import within
 
 __all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "Plan", "PlanItem", "Suggestion",
            "advise", "kept_checkpoints"]
@@ -37,7 +36,7 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None,
         found.append(duplicate_suggestions(inv, duplicate_groups))
     for batch in found:
         for suggestion in batch:
-            items = tuple(i for i in suggestion.items if not _covered(i.path, taken))
+            items = tuple(i for i in suggestion.items if not within(i.path, taken))
             if not items:
                 continue
             if len(items) != len(suggestion.items):
@@ -51,15 +50,3 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None,
             suggestions.append(suggestion)
     suggestions.sort(key=lambda s: -s.bytes)
     return Plan(tuple(inv.snapshot.roots), tuple(suggestions))
-
-
-def _covered(path: str, taken: set[str]) -> bool:
-    """Is ``path``, or a folder above it, already named? (Walks up, O(depth).)"""
-    while path:
-        if path in taken:
-            return True
-        parent = os.path.dirname(path)
-        if parent == path:
-            return False
-        path = parent
-    return False

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QShowEvent
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from mlspace import fmt
 from mlspace.classify import Inventory, Series
+from mlspace.ui.lazy import RefreshWhenShown
 from mlspace.ui.workspace import Workspace
 
 HEADERS = ("Run / series", "Size", "Checkpoints", "Best", "Latest", "Tool")
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-class RunsView(QTreeWidget):
+class RunsView(RefreshWhenShown, QTreeWidget):
     context_menu_requested = Signal(object)  # global QPoint; the run is then selected
 
     def __init__(self, workspace: Workspace) -> None:
@@ -24,24 +25,12 @@ class RunsView(QTreeWidget):
         self.setRootIsDecorated(True)
         self.setSortingEnabled(True)
         self.setAlternatingRowColors(True)
-        self._stale = True
-        workspace.inventory_changed.connect(self._mark_stale)
-        workspace.view_changed.connect(self._mark_stale)
+        workspace.inventory_changed.connect(self.mark_stale)
+        workspace.view_changed.connect(self.mark_stale)
         self.itemSelectionChanged.connect(self._selected)
 
-    def _mark_stale(self) -> None:
-        """Rebuild now if shown, else when next shown: a hidden tab costs nothing."""
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
-
     def refresh(self) -> None:
-        self._stale = False
+        self.refresh_done()
         self.setSortingEnabled(False)  # sort once at the end, not on every insert
         self.clear()
         inv = self.ws.inventory

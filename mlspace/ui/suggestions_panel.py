@@ -4,7 +4,6 @@ the total to reclaim, and a button that asks for confirmation before anything mo
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from mlspace import fmt
 from mlspace.advise import Suggestion
+from mlspace.ui.lazy import RefreshWhenShown
 from mlspace.ui.workspace import Workspace
 
 POLICY_LABELS = {
@@ -34,7 +34,7 @@ POLICY_LABELS = {
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
-class SuggestionsPanel(QWidget):
+class SuggestionsPanel(RefreshWhenShown, QWidget):
     clean_requested = Signal(list)  # [Suggestion]
     export_requested = Signal()
 
@@ -58,26 +58,14 @@ class SuggestionsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree, 1)
         layout.addLayout(row)
-        self._stale = True
-        workspace.plan_changed.connect(self._mark_stale)
-        workspace.view_changed.connect(self._mark_stale)
-
-    def _mark_stale(self) -> None:
-        """Rebuild now if shown, else when next shown: a big plan has thousands of paths."""
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
+        workspace.plan_changed.connect(self.mark_stale)
+        workspace.view_changed.connect(self.mark_stale)
 
     def _size(self, s: Suggestion) -> int:
         return s.apparent_bytes if self.ws.apparent else s.bytes
 
     def refresh(self) -> None:
-        self._stale = False
+        self.refresh_done()
         self.tree.blockSignals(True)
         self.tree.clear()
         plan = self.ws.plan

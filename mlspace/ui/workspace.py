@@ -7,7 +7,6 @@ selects the row in the tree and fills the details panel because all three follow
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 import numpy as np
@@ -17,6 +16,7 @@ from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.ages import BUCKETS, AgeTable
 from mlspace.classify import Artifact, Category, Inventory
 from mlspace.filtering import FilterResult, FilterSpec, apply_filter
+from mlspace.paths import within
 from mlspace.scan.walker import KIND_DIR
 
 
@@ -115,7 +115,7 @@ class Workspace(QObject):
             return
         gone = self._gone
         kept = tuple(s for s in self.full_plan.suggestions
-                     if not any(_inside(p, gone) for p in s.paths))
+                     if not any(within(p, gone) for p in s.paths))
         self.plan = Plan(self.full_plan.roots, kept)
         self.plan_changed.emit()
 
@@ -218,15 +218,3 @@ class Workspace(QObject):
         if per_category.sum() == 0:
             return inv.category(entry)
         return Category(int(per_category.argmax()))
-
-
-def _inside(path: str, folders: set[str]) -> bool:
-    """Is ``path`` one of ``folders`` or below one? (Walks up, O(depth).)"""
-    while path and folders:
-        if path in folders:
-            return True
-        parent = os.path.dirname(path)
-        if parent == path:
-            return False
-        path = parent
-    return False
