@@ -225,14 +225,17 @@ def exit_code_for(snapshot: Snapshot) -> int:
     return EXIT_UNREADABLE if snapshot.errors else EXIT_OK
 
 
-def classify_with_warnings(snapshot: Snapshot) -> Inventory:
-    """Classify, telling the user on stderr when their rules file could not be used."""
-    from mlspace.classify import classify
+def scan_and_classify(args: argparse.Namespace) -> tuple[Snapshot, Inventory]:
+    """Load the rules, then scan and classify. The rules come first so that a broken rules
+    file is reported on stderr before a long scan rather than after it."""
+    from mlspace.classify import classify, load_rules
 
-    inventory = classify(snapshot)
-    for warning in inventory.warnings:
+    rules = load_rules()
+    for warning in rules.warnings:
         print(f"mlspace: warning: {warning}", file=sys.stderr)
-    return inventory
+    compiled = rules.compile()
+    snapshot = scan_from_args(args)
+    return snapshot, classify(snapshot, compiled)
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
@@ -240,12 +243,12 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from mlspace.report.records import category_records
     from mlspace.report.summary import scan_summary
 
-    snapshot = scan_from_args(args)
     if args.format == "table":
+        snapshot = scan_from_args(args)
         with output_stream(args.output) as out:
             out.write(scan_summary(snapshot, apparent=args.apparent) + "\n")
         return exit_code_for(snapshot)
-    inventory = classify_with_warnings(snapshot)
+    snapshot, inventory = scan_and_classify(args)
     owners = inventory.artifact_of_entries()
     ids = [a.id for a in inventory.artifacts]
     extra = {
@@ -272,8 +275,7 @@ def cmd_inventory(args: argparse.Namespace) -> int:
     )
     from mlspace.report.story import inventory_story
 
-    snapshot = scan_from_args(args)
-    inventory = classify_with_warnings(snapshot)
+    snapshot, inventory = scan_and_classify(args)
     with output_stream(args.output) as out:
         if args.format == "json":
             doc = {
@@ -311,8 +313,7 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan
 
     if args.keep_best < 0 or args.keep_latest < 1:
         raise UsageError("--keep-best must be 0 or more and --keep-latest 1 or more")
-    snapshot = scan_from_args(args)
-    inventory = classify_with_warnings(snapshot)
+    snapshot, inventory = scan_and_classify(args)
     settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest,
                               keep_per_series=_per_series_keeps(args.keep_for, inventory))
     groups = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -38,28 +39,40 @@ def folder_artifacts(snapshot: Snapshot, cls: Classification, compiled: Compiled
                      ) -> list[Found]:
     """Folders whose rule names an artifact kind, outermost only: a checkpoint folder inside
     another checkpoint folder (a DeepSpeed tag inside checkpoint-500) is part of it."""
+    kind_of_rule = [rule.artifact for rule in compiled.dir_rules] + [None]  # [-1]: no rule
+    rows = [row for row, rule in enumerate(cls.dir_rules.tolist())
+            if kind_of_rule[rule] is not None]
+    kind_of_row = {row: kind_of_rule[int(cls.dir_rules[row])] for row in rows}
+    parents = snapshot.dir_parent
     found = []
-    inside: list[frozenset[str]] = [frozenset()] * len(snapshot.dir_entry)
-    for row in range(len(snapshot.dir_entry)):
-        parent = int(snapshot.dir_parent[row])
-        above = inside[parent] if parent >= 0 else frozenset()
-        rule_index = int(cls.dir_rules[row])
-        rule = compiled.dir_rules[rule_index] if rule_index >= 0 else None
-        kind = rule.artifact if rule is not None else None
-        if kind is None or kind in above:
-            inside[row] = above
+    for row in rows:
+        rule = compiled.dir_rules[int(cls.dir_rules[row])]
+        if _inside_same_kind(row, rule.artifact, kind_of_row, parents):
             continue
-        inside[row] = above | {kind}
         entry = int(snapshot.dir_entry[row])
-        name = snapshot.name(entry) if parent >= 0 else os.path.basename(snapshot.name(entry))
-        parsed = parse_checkpoint_dir(name, rule.tool) if kind == "checkpoint" else None
-        found.append(Found(_make(snapshot, kind, _category_of(cls, row), (entry,), name,
-                                 rule.tool, parsed), parent, parsed))
+        path = snapshot.dir_path(row)
+        name = os.path.basename(path.rstrip("/")) or path
+        parsed = parse_checkpoint_dir(name, rule.tool) if rule.artifact == "checkpoint" else None
+        artifact = Artifact(
+            id=artifact_id(rule.artifact, path), kind=rule.artifact,
+            category=DEFAULT_CATEGORY[Context(int(cls.contexts[row]))],
+            entry=entry, entries=(entry,), path=path, name=name, tool=rule.tool,
+            disk_usage=int(snapshot.dir_disk[row]), apparent_size=int(snapshot.dir_apparent[row]),
+            files=int(snapshot.dir_files[row]), newest_mtime=float(snapshot.dir_newest[row]),
+            is_dir=True, **_parsed_fields(parsed),
+        )
+        found.append(Found(artifact, int(parents[row]), parsed))
     return found
 
 
-def _category_of(cls: Classification, row: int) -> Category:
-    return DEFAULT_CATEGORY[Context(int(cls.contexts[row]))]
+def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents: np.ndarray
+                      ) -> bool:
+    row = int(parents[row])
+    while row >= 0:
+        if kind_of_row.get(row) == kind:
+            return True
+        row = int(parents[row])
+    return False
 
 
 def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Found]:
@@ -110,11 +123,16 @@ def _make(snapshot: Snapshot, kind: str, category: Category, entries: tuple[int,
         files=sum(t.files for t in totals),
         newest_mtime=max(t.newest_mtime for t in totals),
         is_dir=snapshot.is_dir(first),
-        step=parsed.step if parsed else None,
-        epoch=parsed.epoch if parsed else None,
-        metrics=parsed.metrics if parsed else (),
-        role=parsed.role if parsed else None,
+        **_parsed_fields(parsed),
     )
+
+
+def _parsed_fields(parsed: CheckpointName | None) -> dict[str, Any]:
+    """What a checkpoint's name says, as Artifact fields."""
+    if parsed is None:
+        return {}
+    return {"step": parsed.step, "epoch": parsed.epoch, "metrics": parsed.metrics,
+            "role": parsed.role}
 
 
 def symlink_target_name(snapshot: Snapshot, artifact: Artifact) -> str | None:

@@ -15,10 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlspace.classify.categories import Category
-from mlspace.classify.extensions import extension_keys, key_text
-from mlspace.classify.media import folder_media_category, needs_sample, roboflow_variants
+from mlspace.classify.media import (
+    SAMPLE_SIZE,
+    folder_media_category,
+    needs_sample,
+    roboflow_variants,
+)
+from mlspace.classify.names import NameColumns
 from mlspace.classify.readers.headers import is_core_dump
 from mlspace.classify.rules import (
+    CONTEXTS,
     CORE_DUMP,
     DEFAULT_CATEGORY,
     INHERITED,
@@ -53,13 +59,13 @@ class FolderJudge:
         self.markers = compiled.markers
         self.patterns = {i: re.compile(r.regex) for i, r in enumerate(self.rules) if r.regex}
 
-    def judge(self, name: str, parent_name: str, parent: Context, children: list[str]
+    def judge(self, name: str, parent_name: str, parent: Context, present: frozenset[str]
               ) -> tuple[Context, int]:
+        """The context of folder ``name`` given its parent and the marker names it holds."""
         candidates = list(self.by_name.get(name, ()))
         match = self.regex.fullmatch(name) if self.regex is not None else None
         if match is not None:
             candidates.append(self.regex_rule[match.lastgroup or ""])
-        present = self.markers.intersection(children) if self.markers else frozenset()
         for marker in present:
             candidates.extend(self.by_marker.get(marker, ()))
         for index in sorted(set(candidates)):
@@ -93,37 +99,35 @@ def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
         return bytearray([default]) * len(names)
     names_get = table.names.get
     ext_get = table.extensions.get
-    learned = table.learned
     out = bytearray(len(names))
     for i, name in enumerate(names):
         code = names_get(name)
         if code is None:
             dot = name.rfind(".")
-            ext = name[dot:] if dot > 0 else ""
-            code = ext_get(ext)
-            if code is None and learned is not None:
-                code = learned.get(ext)
-                if code is None:
-                    code = learned[ext] = _slow_code(name, table, default)
-            elif code is None or code == SLOW:
+            code = ext_get(name[dot:].lower() if dot > 0 else "")
+            if code is None:
+                # No rule knows this extension (a multi-dot suffix ending in it would have
+                # made it SLOW): only a prefix or regex rule can say more.
+                code = _rule_code(name, table)
+                code = default if code is None else code
+            elif code == SLOW:
                 code = _slow_code(name, table, default)
         out[i] = code
     return out
 
 
-def _slow_code(name: str, table: FileTable, default: int) -> int:
-    """Prefix and regex rules (earliest rule wins), then the longest known suffix."""
+def _rule_code(name: str, table: FileTable) -> int | None:
+    """What the prefix and regex rules say (the earliest matching rule wins), if anything."""
     best: tuple[int, int] | None = None  # (rule order, code)
     if table.prefixes and name.startswith(table.prefixes):
         for prefix, code, order in table.prefix_codes:
             if name.startswith(prefix):
                 best = (order, code)
                 break
-    lower = name.lower()
-    last_dot = lower.rfind(".")
     for regex in (table.regex, table.hinted_regex):
         if regex is None or (
-            regex is table.hinted_regex and lower[last_dot:] not in table.hinted_suffixes
+            regex is table.hinted_regex
+            and name[name.rfind("."):].lower() not in table.hinted_suffixes
         ):
             continue
         match = regex.fullmatch(name)
@@ -131,10 +135,15 @@ def _slow_code(name: str, table: FileTable, default: int) -> int:
             code, order = table.regex_codes[match.lastgroup or ""]
             if best is None or order < best[0]:
                 best = (order, code)
-    if best is not None:
-        return best[1]
-    if last_dot <= 0:
-        return default
+    return best[1] if best is not None else None
+
+
+def _slow_code(name: str, table: FileTable, default: int) -> int:
+    """Prefix and regex rules, then the longest known suffix."""
+    code = _rule_code(name, table)
+    if code is not None:
+        return code
+    lower = name.lower()
     dot = lower.find(".", 1)
     while dot > 0:
         suffix = lower[dot:]
@@ -149,76 +158,92 @@ def _slow_code(name: str, table: FileTable, default: int) -> int:
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
     """Categories for every entry; context and matching rule for every listed folder."""
-    contexts, rule_of = judge_folders(snapshot, compiled)
+    names = NameColumns(snapshot)
+    contexts, rule_of = judge_folders(snapshot, compiled, names)
     parents = snapshot.parent_rows_of(np.arange(len(snapshot)))
     # Roots (parent -1) read the GENERIC appended at the end; works with no folders listed.
     entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
-    codes = _codes_by_extension(snapshot, compiled, entry_ctx)
+    codes = _codes_by_extension(snapshot, compiled, entry_ctx, names)
     _resolve_by_name(snapshot, compiled, entry_ctx, codes)
     _resolve_media(snapshot, contexts, parents, codes)
     for entry in np.flatnonzero(codes == CORE_DUMP):
         dumped = is_core_dump(snapshot.path(int(entry)))
-        codes[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[Context(entry_ctx[entry])]
+        codes[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[CONTEXTS[entry_ctx[entry]]]
     categories = codes.astype(np.uint8)
     _categorise_folders(snapshot, categories, contexts)
     return Classification(categories, contexts, rule_of)
 
 
-def judge_folders(snapshot: Snapshot, compiled: CompiledRules) -> tuple[np.ndarray, np.ndarray]:
+def judge_folders(snapshot: Snapshot, compiled: CompiledRules, names: NameColumns
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Each folder's context and the index of the rule that decided it (-1: inherited)."""
     rows = len(snapshot.dir_entry)
-    contexts = np.zeros(rows, dtype=np.uint8)
     rule_of = np.full(rows, -1, dtype=np.int16)
     judge = FolderJudge(compiled)
-    dir_names: list[str] = [""] * rows
-    for row in range(rows):
-        entry = int(snapshot.dir_entry[row])
-        parent_row = int(snapshot.dir_parent[row])
-        name = snapshot.name(entry)
+    present = markers_present(snapshot, compiled.markers, names)
+    dir_names = snapshot.names_of(snapshot.dir_entry)
+    judged: list[Context] = [Context.GENERIC] * rows
+    for row, parent_row in enumerate(snapshot.dir_parent.tolist()):
+        name = dir_names[row]
         if parent_row < 0:
-            name = name.rstrip("/").rsplit("/", 1)[-1]
+            name = dir_names[row] = name.rstrip("/").rsplit("/", 1)[-1]
             parent_ctx, parent_name = Context.GENERIC, ""
         else:
-            parent_ctx, parent_name = Context(contexts[parent_row]), dir_names[parent_row]
-        dir_names[row] = name
-        children = snapshot.child_names(row) if judge.markers else []
-        contexts[row], rule_of[row] = judge.judge(name, parent_name, parent_ctx, children)
+            parent_ctx, parent_name = judged[parent_row], dir_names[parent_row]
+        judged[row], rule_of[row] = judge.judge(
+            name, parent_name, parent_ctx, present.get(row, frozenset()))
+    contexts = np.array(judged, dtype=np.uint8)
     return contexts, rule_of
+
+
+def markers_present(snapshot: Snapshot, markers: frozenset[str], names: NameColumns
+                    ) -> dict[int, frozenset[str]]:
+    """For each folder row holding any of ``markers``, which ones (found without decoding
+    every folder's children)."""
+    found, found_names = names.entries_named(markers)
+    present: dict[int, set[str]] = {}
+    rows = snapshot.parent_rows_of(found).tolist()
+    for row, name in zip(rows, found_names, strict=True):
+        if row >= 0:
+            present.setdefault(row, set()).add(name)
+    return {row: frozenset(held) for row, held in present.items()}
 
 
 #: Marks an entry whose code the extension alone cannot give.
 _UNDECIDED = -1
 
 
-def _codes_by_extension(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.ndarray
-                        ) -> np.ndarray:
+def _codes_by_extension(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.ndarray,
+                        names: NameColumns) -> np.ndarray:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
-    itself must be looked at: unknown or contested extensions, extensions that an exact-name
-    rule also uses (``metrics.csv`` is a log where ``*.csv`` is data), long extensions."""
-    keys, too_long = extension_keys(snapshot)
-    unique, inverse = np.unique(keys, return_inverse=True)
-    table = np.full((len(Context), len(unique)), _UNDECIDED, dtype=np.int16)
+    itself must be looked at: unknown or contested extensions, names that an exact-name rule
+    knows (``metrics.csv`` is a log where ``*.csv`` is data), very long extensions. Folders
+    get a placeholder: their category comes from their context."""
+    empty = np.array([compiled.file_tables[ctx].empty for ctx in Context])
+    groups = names.extension_groups(needed=~empty[entry_ctx] & (snapshot.kind != KIND_DIR))
+    # One column per extension, and a last one (read by group -1) for those not worked out.
+    table = np.full((len(Context), len(groups.extensions) + 1), _UNDECIDED, dtype=np.int16)
     for ctx in Context:
         file_table = compiled.file_tables[ctx]
-        name_exts = {_extension_of(n) for n in file_table.names}
-        for u, key in enumerate(unique):
-            ext = key_text(key)
-            if ext in name_exts:
-                continue
-            code = file_table.extensions.get(ext)
-            if file_table.empty or (code is None and file_table.learned is not None):
+        if file_table.empty:
+            table[ctx, :] = DEFAULT_CATEGORY[ctx]
+            continue
+        for column, ext in enumerate(groups.extensions):
+            code = file_table.extensions.get(ext.lower())
+            if code is None and file_table.closed:
                 # Nothing but the extension could decide here, and no rule knows this one.
-                table[ctx, u] = DEFAULT_CATEGORY[ctx]
+                table[ctx, column] = DEFAULT_CATEGORY[ctx]
             elif code is not None and code != SLOW:
-                table[ctx, u] = code
-    codes = table[entry_ctx, inverse.reshape(-1)]
-    codes[too_long] = _UNDECIDED
+                table[ctx, column] = code
+    codes = table[entry_ctx, groups.group]
+    rule_names = {n for t in compiled.file_tables.values() for n in t.names}
+    named, found = names.entries_named(rule_names)
+    for entry, name in zip(named.tolist(), found, strict=True):
+        code = compiled.file_tables[CONTEXTS[entry_ctx[entry]]].names.get(name)
+        if code is not None:  # else a rule of another context: the extension decides
+            codes[entry] = code
+    codes[snapshot.kind == KIND_DIR] = DEFAULT_CATEGORY[Context.GENERIC]
     return codes
-
-
-def _extension_of(name: str) -> str:
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else ""
 
 
 def _resolve_by_name(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.ndarray,
@@ -226,7 +251,7 @@ def _resolve_by_name(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.
     """Look at the names the extension could not decide, one by one."""
     undecided = np.flatnonzero(codes == _UNDECIDED)
     for ctx in np.unique(entry_ctx[undecided]):
-        ctx = Context(int(ctx))
+        ctx = CONTEXTS[ctx]
         entries = undecided[entry_ctx[undecided] == ctx]
         names = snapshot.names_of(entries)
         found = file_codes(names, compiled.file_tables[ctx], int(DEFAULT_CATEGORY[ctx]))
@@ -241,11 +266,18 @@ def _resolve_media(snapshot: Snapshot, contexts: np.ndarray, parents: np.ndarray
     if not len(media):
         return
     rows = parents[media]  # a folder's children are contiguous, so rows come in runs
-    bounds = np.flatnonzero(np.diff(rows)) + 1
-    for members, row in zip(np.split(media, bounds), rows[np.r_[0, bounds]], strict=True):
-        ctx = Context(int(contexts[row])) if row >= 0 else Context.GENERIC
-        sample = snapshot.names_of(members[:8]) if needs_sample(ctx, len(members)) else []
-        codes[members] = folder_media_category(ctx, len(members), sample)
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+    counts = np.diff(np.r_[starts, len(media)]).tolist()
+    folder_ctx = [CONTEXTS[c] for c in np.append(contexts, Context.GENERIC)[rows[starts]]]
+    sampled = [needs_sample(ctx, count) for ctx, count in zip(folder_ctx, counts, strict=True)]
+    # The first few names of each folder that needs a look, decoded in one call.
+    picks = [media[s : s + SAMPLE_SIZE] for s, need in zip(starts, sampled, strict=True) if need]
+    names = iter(snapshot.names_of(np.concatenate(picks)) if picks else [])
+    folder_codes = []
+    for ctx, count, need in zip(folder_ctx, counts, sampled, strict=True):
+        sample = [next(names) for _ in range(min(count, SAMPLE_SIZE))] if need else []
+        folder_codes.append(folder_media_category(ctx, count, sample))
+    codes[media] = np.repeat(folder_codes, counts)
     roboflow = snapshot.names_containing(b".rf.")
     roboflow = roboflow[codes[roboflow] == Category.DATASET]
     if len(roboflow):

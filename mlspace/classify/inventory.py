@@ -4,7 +4,7 @@ every folder, and the artifacts, checkpoint series and runs of the workspace."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -12,7 +12,7 @@ import numpy as np
 from mlspace.classify.artifacts import Found, checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
 from mlspace.classify.engine import classify_entries
-from mlspace.classify.model import Artifact, Run, Series
+from mlspace.classify.model import Artifact, Run, Series, evolve
 from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
 from mlspace.classify.series import build_series
@@ -175,14 +175,14 @@ def _attach_runs(snapshot: Snapshot, folders: list[Found], series: list[Series],
             run_entry = parent if name in _CONTAINER_NAMES and parent >= 0 else folder_entry
         run = runs.get(f"run:{snapshot.path(run_entry)}") or _make_run(
             snapshot, run_entry, run_rows.get(run_entry), s.tool)
-        runs[run.id] = replace(run, series=run.series + (s.id,))
+        runs[run.id] = evolve(run, series=run.series + (s.id,))
         series_run[s.id] = run.id
     for entry, artifact in run_rows.items():
         run_id = f"run:{artifact.path}"
         if run_id not in runs:
             runs[run_id] = _make_run(snapshot, entry, artifact, artifact.tool)
-    series = [replace(s, run=series_run.get(s.id)) for s in series]
-    artifacts = [replace(a, run=series_run.get(a.series)) if a.series else a for a in artifacts]
+    series = [evolve(s, run=series_run.get(s.id)) for s in series]
+    artifacts = [evolve(a, run=series_run.get(a.series)) if a.series else a for a in artifacts]
     return list(runs.values()), series, artifacts
 
 

@@ -22,7 +22,8 @@ _AUGMENTOR = re.compile(
 _KERAS = re.compile(r"_\d+_\d{1,7}\.(?:png|jpe?g|bmp|tiff?|webp)", re.IGNORECASE)
 # Roboflow: "<stem>_<ext>.rf.<32 hex>.<ext>"; variants of one image share what precedes ".rf."
 _ROBOFLOW = re.compile(r"(.+_[A-Za-z0-9]+)\.rf\.[0-9a-f]{32}\.\w+", re.IGNORECASE)
-_SAMPLE = 8
+#: Names looked at per folder to spot an augmentation tool's naming.
+SAMPLE_SIZE = 8
 
 _FIXED = {
     Context.RUN: Category.LOG,
@@ -44,7 +45,7 @@ def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Catego
         return _FIXED[ctx]
     if count < DATASET_MIN_FILES:
         return Category.DATASET if ctx == Context.DATASET else Category.OTHER
-    sample = sample[:_SAMPLE]
+    sample = sample[:SAMPLE_SIZE]
     augmented = sum(1 for n in sample if _AUGMENTOR.fullmatch(n) or _KERAS.fullmatch(n))
     return Category.AUGMENTED if augmented * 2 > len(sample) else Category.DATASET
 

@@ -43,6 +43,8 @@ class Context(IntEnum):
 
 
 CONTEXT_BY_KEY = {c.key: c for c in Context}
+#: Context by value, as a tuple: indexing it is ~20x faster than calling Context(value).
+CONTEXTS = tuple(Context)
 
 #: What a file in a folder of this context is when no file rule says otherwise.
 DEFAULT_CATEGORY = {
@@ -122,9 +124,9 @@ class FileTable:
     hinted_regex: re.Pattern[str] | None  # rules with over_suffixes: tried only for those
     hinted_suffixes: frozenset[str]
     regex_codes: dict[str, tuple[int, int]]  # group name -> (code, rule order)
-    #: Outcomes for unknown extensions, filled as they are met, in tables where nothing but
-    #: the extension can decide (no prefix rules, no open regex, no multi-dot suffixes).
-    learned: dict[str, int] | None = None
+    #: Nothing but the extension can decide here (no prefix rules, no open regex, no
+    #: multi-dot suffixes), so an unknown extension means the context's default.
+    closed: bool = False
 
     @property
     def empty(self) -> bool:
@@ -209,7 +211,7 @@ def _file_table(rules: list[FileRule], ctx: Context) -> FileTable:
             s for rule in rules if ctx in rule.within and rule.regex for s in rule.over_suffixes
         ),
         regex_codes=regex_codes,
-        learned=None if open_rules else {},
+        closed=not open_rules,
     )
 
 

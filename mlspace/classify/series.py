@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import replace
 
 from mlspace.classify.artifacts import Found, symlink_target_name
 from mlspace.classify.metrics import direction
-from mlspace.classify.model import Artifact, Series
+from mlspace.classify.model import Artifact, Series, evolve
 from mlspace.classify.readers.records import (
     TrainerState,
     read_best_k_models,
@@ -62,7 +61,7 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
     if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
         # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
         # never finished (or one being written now, which the cleanup's checks refuse).
-        members = [replace(m, role="partial") if m.step is not None and m.step > latest.step
+        members = [evolve(m, role="partial") if m.step is not None and m.step > latest.step
                    else m for m in members]
         by_name = {m.name: m for m in members}
     best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state)
@@ -72,7 +71,7 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         if member.copy_of in protected or (member.id in protected and member.copy_of):
             protected |= {member.id, member.copy_of or member.id}
     tools = Counter(m.tool or "checkpoint" for m in members)
-    members = [replace(m, series=series_id) for m in members]
+    members = [evolve(m, series=series_id) for m in members]
     series = Series(
         id=series_id,
         path=folder,
@@ -117,7 +116,7 @@ def _with_trainer_state(members: list[Artifact], state: TrainerState | None
         if m.tool == "HF Trainer" and m.step is not None and (
                 m.step in state.evals_by_step or m.step in state.epochs_by_step):
             epoch = state.epochs_by_step.get(m.step)
-            m = replace(m, epoch=int(epoch) if epoch is not None else m.epoch,
+            m = evolve(m, epoch=int(epoch) if epoch is not None else m.epoch,
                         metrics=state.evals_by_step.get(m.step, m.metrics))
         out.append(m)
     return out
@@ -145,7 +144,7 @@ def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
             twin = numbered_by_size.get(m.apparent_size)
             if twin is not None:
                 copy_of, kind = twin.id, "same size"
-        out.append(replace(m, copy_of=copy_of, copy_kind=kind) if copy_of else m)
+        out.append(evolve(m, copy_of=copy_of, copy_kind=kind) if copy_of else m)
     return out
 
 
