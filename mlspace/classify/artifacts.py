@@ -17,7 +17,7 @@ from mlspace.classify.checkpoint_names import (
 )
 from mlspace.classify.engine import Classification
 from mlspace.classify.model import Artifact
-from mlspace.classify.rules import DEFAULT_CATEGORY, CompiledRules, Context
+from mlspace.classify.rules import CONTEXTS, DEFAULT_CATEGORY, CompiledRules, Context
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
@@ -40,38 +40,41 @@ def folder_artifacts(snapshot: Snapshot, cls: Classification, compiled: Compiled
     """Folders whose rule names an artifact kind, outermost only: a checkpoint folder inside
     another checkpoint folder (a DeepSpeed tag inside checkpoint-500) is part of it."""
     kind_of_rule = [rule.artifact for rule in compiled.dir_rules] + [None]  # [-1]: no rule
-    rows = [row for row, rule in enumerate(cls.dir_rules.tolist())
-            if kind_of_rule[rule] is not None]
-    kind_of_row = {row: kind_of_rule[int(cls.dir_rules[row])] for row in rows}
-    parents = snapshot.dir_parent
+    rule_of_row = cls.dir_rules.tolist()
+    kind_of_row = {row: kind_of_rule[rule] for row, rule in enumerate(rule_of_row)
+                   if kind_of_rule[rule] is not None}
+    # Python lists of the columns read below: indexing numpy one item at a time is slow.
+    parents, entries, contexts = (a.tolist() for a in (
+        snapshot.dir_parent, snapshot.dir_entry, cls.contexts))
+    rows = list(kind_of_row)
+    disk, apparent, files, newest = (column[rows].tolist() for column in (
+        snapshot.dir_disk, snapshot.dir_apparent, snapshot.dir_files, snapshot.dir_newest))
     found = []
-    for row in rows:
-        rule = compiled.dir_rules[int(cls.dir_rules[row])]
-        if _inside_same_kind(row, rule.artifact, kind_of_row, parents):
+    for i, (row, kind) in enumerate(kind_of_row.items()):
+        if _inside_same_kind(row, kind, kind_of_row, parents):
             continue
-        entry = int(snapshot.dir_entry[row])
+        rule = compiled.dir_rules[rule_of_row[row]]
         path = snapshot.dir_path(row)
         name = os.path.basename(path.rstrip("/")) or path
-        parsed = parse_checkpoint_dir(name, rule.tool) if rule.artifact == "checkpoint" else None
+        parsed = parse_checkpoint_dir(name, rule.tool) if kind == "checkpoint" else None
         artifact = Artifact(
-            id=artifact_id(rule.artifact, path), kind=rule.artifact,
-            category=DEFAULT_CATEGORY[Context(int(cls.contexts[row]))],
-            entry=entry, entries=(entry,), path=path, name=name, tool=rule.tool,
-            disk_usage=int(snapshot.dir_disk[row]), apparent_size=int(snapshot.dir_apparent[row]),
-            files=int(snapshot.dir_files[row]), newest_mtime=float(snapshot.dir_newest[row]),
+            id=artifact_id(kind, path), kind=kind,
+            category=DEFAULT_CATEGORY[CONTEXTS[contexts[row]]],
+            entry=entries[row], entries=(entries[row],), path=path, name=name, tool=rule.tool,
+            disk_usage=disk[i], apparent_size=apparent[i], files=files[i], newest_mtime=newest[i],
             is_dir=True, **_parsed_fields(parsed),
         )
-        found.append(Found(artifact, int(parents[row]), parsed))
+        found.append(Found(artifact, parents[row], parsed))
     return found
 
 
-def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents: np.ndarray
+def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents: list[int]
                       ) -> bool:
-    row = int(parents[row])
+    row = parents[row]
     while row >= 0:
         if kind_of_row.get(row) == kind:
             return True
-        row = int(parents[row])
+        row = parents[row]
     return False
 
 

@@ -9,7 +9,6 @@ unknown or contested.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +56,7 @@ class FolderJudge:
         self.regex = compiled.dir_regex
         self.regex_rule = compiled.regex_rule
         self.markers = compiled.markers
-        self.patterns = {i: re.compile(r.regex) for i, r in enumerate(self.rules) if r.regex}
+        self.patterns = compiled.dir_patterns
 
     def judge(self, name: str, parent_name: str, parent: Context, present: frozenset[str]
               ) -> tuple[Context, int]:
@@ -68,6 +67,8 @@ class FolderJudge:
             candidates.append(self.regex_rule[match.lastgroup or ""])
         for marker in present:
             candidates.extend(self.by_marker.get(marker, ()))
+        if not candidates:  # most folders: no rule so much as mentions them
+            return INHERITED[parent], -1
         for index in sorted(set(candidates)):
             if self._applies(index, name, parent_name, parent, present):
                 return self.rules[index].context, index
@@ -160,7 +161,7 @@ def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classificat
     """Categories for every entry; context and matching rule for every listed folder."""
     names = NameColumns(snapshot)
     contexts, rule_of = judge_folders(snapshot, compiled, names)
-    parents = snapshot.parent_rows_of(np.arange(len(snapshot)))
+    parents = snapshot.all_parent_rows()
     # Roots (parent -1) read the GENERIC appended at the end; works with no folders listed.
     entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
     codes = _codes_by_extension(snapshot, compiled, entry_ctx, names)
@@ -200,12 +201,13 @@ def markers_present(snapshot: Snapshot, markers: frozenset[str], names: NameColu
                     ) -> dict[int, frozenset[str]]:
     """For each folder row holding any of ``markers``, which ones (found without decoding
     every folder's children)."""
-    found, found_names = names.entries_named(markers)
+    wanted = sorted(markers)
+    found, which = names.entries_named(wanted)
     present: dict[int, set[str]] = {}
     rows = snapshot.parent_rows_of(found).tolist()
-    for row, name in zip(rows, found_names, strict=True):
+    for row, index in zip(rows, which.tolist(), strict=True):
         if row >= 0:
-            present.setdefault(row, set()).add(name)
+            present.setdefault(row, set()).add(wanted[index])
     return {row: frozenset(held) for row, held in present.items()}
 
 
@@ -236,12 +238,13 @@ def _codes_by_extension(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: 
             elif code is not None and code != SLOW:
                 table[ctx, column] = code
     codes = table[entry_ctx, groups.group]
-    rule_names = {n for t in compiled.file_tables.values() for n in t.names}
-    named, found = names.entries_named(rule_names)
-    for entry, name in zip(named.tolist(), found, strict=True):
-        code = compiled.file_tables[CONTEXTS[entry_ctx[entry]]].names.get(name)
-        if code is not None:  # else a rule of another context: the extension decides
-            codes[entry] = code
+    rule_names = sorted({n for t in compiled.file_tables.values() for n in t.names})
+    by_name = np.array([[compiled.file_tables[ctx].names.get(n, -1) for n in rule_names]
+                        for ctx in Context], dtype=np.int16)
+    named, which = names.entries_named(rule_names)
+    name_codes = by_name[entry_ctx[named], which]
+    # -1: a rule of another context names it; here the extension decides.
+    codes[named[name_codes >= 0]] = name_codes[name_codes >= 0]
     codes[snapshot.kind == KIND_DIR] = DEFAULT_CATEGORY[Context.GENERIC]
     return codes
 

@@ -9,10 +9,10 @@ from functools import cached_property
 
 import numpy as np
 
-from mlspace.classify.artifacts import Found, checkpoint_files, folder_artifacts
+from mlspace.classify.artifacts import checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
 from mlspace.classify.engine import classify_entries
-from mlspace.classify.model import Artifact, Run, Series, evolve
+from mlspace.classify.model import Artifact, Run, Series
 from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
 from mlspace.classify.series import build_series
@@ -98,7 +98,7 @@ class Inventory:
         for row in range(len(snap.dir_entry)):
             parent = int(snap.dir_parent[row])
             row_owner[row] = owned_rows.get(row, row_owner[parent] if parent >= 0 else -1)
-        parents = snap.parent_rows_of(np.arange(len(snap)))
+        parents = snap.all_parent_rows()
         inherited = np.append(row_owner, -1)[parents]  # roots (parent -1) read the -1
         return np.where(entry_owner >= 0, entry_owner, inherited)
 
@@ -113,10 +113,14 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -
     folders = folder_artifacts(snapshot, cls, compiled)
     checkpoints = [f for f in folders if f.artifact.kind == "checkpoint"]
     checkpoints += checkpoint_files(snapshot, cls)
-    series, checkpoint_artifacts = build_series(snapshot, checkpoints)
-    others = [f.artifact for f in folders if f.artifact.kind != "checkpoint"]
-    runs, series, artifacts = _attach_runs(snapshot, folders, series,
-                                           checkpoint_artifacts + others)
+    run_folders = {f.artifact.entry: f.artifact for f in folders if f.artifact.kind == "run"}
+    run_entries = {row: _run_entry(snapshot, row, run_folders)
+                   for row in {f.parent_row for f in checkpoints}}
+    run_ids = {row: f"run:{snapshot.path(entry)}" for row, entry in run_entries.items()}
+    series, artifacts = build_series(snapshot, checkpoints, run_ids)
+    runs = _collect_runs(snapshot, series, run_folders,
+                         {run_ids[row]: entry for row, entry in run_entries.items()})
+    artifacts += [f.artifact for f in folders if f.artifact.kind != "checkpoint"]
     artifacts.sort(key=lambda a: a.path)
     hub = tuple(d for a in artifacts if a.tool == "Hugging Face Hub cache"
                 for d in detached_revisions(a.path))
@@ -138,68 +142,57 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -
 def _category_totals(snapshot: Snapshot, categories: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cumulative per-category totals for every folder (hard links counted once)."""
-    rows = len(snapshot.dir_entry)
-    shape = (rows, _CATEGORIES)
-    disk, apparent, files = (np.zeros(shape, np.int64) for _ in range(3))
+    owner = snapshot.all_parent_rows()
+    owner[snapshot.dir_entry] = np.arange(len(snapshot.dir_entry))
     counted = snapshot.counted
-    not_dir = snapshot.kind != KIND_DIR
-    scratch = np.empty(len(snapshot), dtype=np.int64)
-    for cat in np.unique(categories):
-        mask = categories == cat
-        for out, values in ((disk, snapshot.blocks * 512), (apparent, snapshot.apparent)):
-            np.multiply(values, mask & counted, out=scratch)
-            out[:, cat] = snapshot.tree.subtree_sums(scratch)
-        np.copyto(scratch, mask & not_dir, casting="unsafe")
-        files[:, cat] = snapshot.tree.subtree_sums(scratch)
+    columns = (np.where(counted, snapshot.blocks * 512, 0),
+               np.where(counted, snapshot.apparent, 0),
+               (snapshot.kind != KIND_DIR).astype(np.int64))
+    disk, apparent, files = snapshot.tree.grouped_subtree_sums(owner, categories, _CATEGORIES,
+                                                               columns)
     for array in (disk, apparent, files):
         array.flags.writeable = False
     return disk, apparent, files
 
 
-def _attach_runs(snapshot: Snapshot, folders: list[Found], series: list[Series],
-                 artifacts: list[Artifact]
-                 ) -> tuple[list[Run], list[Series], list[Artifact]]:
-    """Runs from folder rules, plus one for each series found outside any: the series' folder,
-    or its parent when the folder is a ``checkpoints``/``weights`` container."""
-    run_rows = {f.artifact.entry: f.artifact for f in folders if f.artifact.kind == "run"}
-    first_member = {a.id: a for a in artifacts}
-    runs: dict[str, Run] = {}
-    series_run: dict[str, str] = {}
-    for s in series:
-        row = snapshot.row_of(snapshot.parent(first_member[s.members[0]].entry))
-        run_entry = _enclosing_run(snapshot, row, run_rows)
-        if run_entry is None:
-            folder_entry = int(snapshot.dir_entry[row])
-            name = snapshot.name(folder_entry)
-            parent = snapshot.parent(folder_entry)
-            run_entry = parent if name in _CONTAINER_NAMES and parent >= 0 else folder_entry
-        run = runs.get(f"run:{snapshot.path(run_entry)}") or _make_run(
-            snapshot, run_entry, run_rows.get(run_entry), s.tool)
-        runs[run.id] = evolve(run, series=run.series + (s.id,))
-        series_run[s.id] = run.id
-    for entry, artifact in run_rows.items():
-        run_id = f"run:{artifact.path}"
-        if run_id not in runs:
-            runs[run_id] = _make_run(snapshot, entry, artifact, artifact.tool)
-    series = [evolve(s, run=series_run.get(s.id)) for s in series]
-    artifacts = [evolve(a, run=series_run.get(a.series)) if a.series else a for a in artifacts]
-    return list(runs.values()), series, artifacts
-
-
-def _enclosing_run(snapshot: Snapshot, row: int, run_rows: dict[int, Artifact]) -> int | None:
-    """The nearest run folder at or above ``row``, looking up at most three levels."""
+def _run_entry(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> int:
+    """The run that the checkpoints of folder ``row`` belong to: the nearest run folder at or
+    up to three levels above it, else the folder itself, or its parent when the folder is a
+    ``checkpoints``/``weights`` container."""
+    up = row
     for _ in range(4):
-        if row < 0:
-            return None
-        entry = int(snapshot.dir_entry[row])
-        if entry in run_rows:
+        if up < 0:
+            break
+        entry = int(snapshot.dir_entry[up])
+        if entry in run_folders:
             return entry
-        row = int(snapshot.dir_parent[row])
-    return None
+        up = int(snapshot.dir_parent[up])
+    folder_entry = int(snapshot.dir_entry[row])
+    parent = snapshot.parent(folder_entry)
+    if snapshot.name(folder_entry) in _CONTAINER_NAMES and parent >= 0:
+        return parent
+    return folder_entry
 
 
-def _make_run(snapshot: Snapshot, entry: int, artifact: Artifact | None, tool: str | None
-              ) -> Run:
+def _collect_runs(snapshot: Snapshot, series: list[Series], run_folders: dict[int, Artifact],
+                  series_runs: dict[str, int]) -> list[Run]:
+    """One run per run folder and per run that series were found in, with its series."""
+    of_run: dict[str, list[Series]] = {}
+    for s in series:
+        of_run.setdefault(s.run or "", []).append(s)
+    runs = []
+    for run_id, entry in series_runs.items():
+        members = of_run[run_id]
+        runs.append(_make_run(snapshot, entry, run_folders.get(entry), members[0].tool,
+                              tuple(s.id for s in members)))
+    for entry, artifact in run_folders.items():
+        if f"run:{artifact.path}" not in series_runs:
+            runs.append(_make_run(snapshot, entry, artifact, artifact.tool, ()))
+    return runs
+
+
+def _make_run(snapshot: Snapshot, entry: int, artifact: Artifact | None, tool: str | None,
+              series: tuple[str, ...]) -> Run:
     path = snapshot.path(entry)
     totals = snapshot.totals(entry)
     return Run(
@@ -212,5 +205,6 @@ def _make_run(snapshot: Snapshot, entry: int, artifact: Artifact | None, tool: s
         apparent_size=totals.apparent_size,
         files=totals.files,
         newest_mtime=totals.newest_mtime,
+        series=series,
     )
 

@@ -11,7 +11,7 @@ asked for.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +47,8 @@ class NameColumns:
         # words[i] holds raw[i - 8 : i]: the 8 bytes ending just before position i.
         words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded, strides=(1,))
         offsets = snapshot.name_offsets.astype(np.int64)
+        self._raw = raw
+        self._starts = offsets[:-1]
         self._lengths = np.diff(offsets) - 1
         outside = np.clip(8 - self._lengths, 0, 8)  # bytes of the word before the name
         self._tails = words[offsets[1:] - 1] & ~_KEEP_FIRST[outside]
@@ -72,27 +74,56 @@ class NameColumns:
         _decode_long(self._snapshot, np.flatnonzero(unknown & needed), extensions, group)
         return ExtensionGroups(extensions, group)
 
-    def entries_named(self, names: Collection[str]) -> tuple[np.ndarray, list[str]]:
+    def entries_named(self, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The entries (sorted) whose name is exactly one of ``names`` (case-sensitive), and
-        their names."""
-        if not names:
-            return np.zeros(0, dtype=np.int64), []
+        for each the index into ``names`` of the one it is. Names are compared byte for byte
+        in numpy; none is decoded."""
+        encoded = [n.encode("utf-8", "surrogateescape") for n in names]
+        if not encoded:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        wanted_tails = np.array([_tail(e) for e in encoded], dtype=np.uint64)
         buckets = np.zeros(1 << _BUCKET_BITS, dtype=bool)
-        buckets[_bucket(np.array([_tail(n) for n in names], dtype=np.uint64))] = True
+        buckets[_bucket(wanted_tails)] = True
         candidates = np.flatnonzero(buckets[_bucket(self._tails)])
-        wanted = set(names)
-        decoded = self._snapshot.names_of(candidates)
-        hits = [i for i, name in enumerate(decoded) if name in wanted]
-        return candidates[hits], [decoded[i] for i in hits]
+        # Which wanted name each candidate might be: same last 8 bytes and length. Several
+        # wanted names can share both, so each is tried in turn.
+        wanted_keys = _key(wanted_tails, np.array([len(e) for e in encoded]))
+        order = np.argsort(wanted_keys, kind="stable")
+        sorted_keys = wanted_keys[order]
+        keys = _key(self._tails[candidates], self._lengths[candidates])
+        first = np.searchsorted(sorted_keys, keys)
+        which = np.full(len(candidates), -1, dtype=np.int64)
+        for step in range(int(np.unique(sorted_keys, return_counts=True)[1].max())):
+            at = np.minimum(first + step, len(order) - 1)
+            trying = (which < 0) & (first + step < len(order)) & (sorted_keys[at] == keys)
+            same = self._same_bytes(candidates[trying], encoded, order[at[trying]])
+            which[np.flatnonzero(trying)[same]] = order[at[trying]][same]
+        hit = which >= 0
+        return candidates[hit], which[hit]
+
+    def _same_bytes(self, entries: np.ndarray, encoded: list[bytes], which: np.ndarray
+                    ) -> np.ndarray:
+        """Whether each entry's name is byte for byte ``encoded[which]`` (lengths equal)."""
+        width = max(len(e) for e in encoded)
+        table = np.zeros((len(encoded), width), dtype=np.uint8)
+        for i, raw in enumerate(encoded):
+            table[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+        columns = np.arange(width)
+        positions = np.minimum(self._starts[entries][:, None] + columns, len(self._raw) - 1)
+        inside = columns < self._lengths[entries][:, None]
+        return ((self._raw[positions] == table[which]) | ~inside).all(axis=1)
+
+
+def _key(tails: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    return tails ^ (lengths.astype(np.uint64) * _MIX)
 
 
 def _bucket(tails: np.ndarray) -> np.ndarray:
     return ((tails * _MIX) >> np.uint64(64 - _BUCKET_BITS)).astype(np.intp)
 
 
-def _tail(name: str) -> int:
+def _tail(raw: bytes) -> int:
     """A name's last 8 bytes as NameColumns holds them."""
-    raw = name.encode("utf-8", "surrogateescape")
     return int.from_bytes(raw[-8:].rjust(8, b"\0"), "little")
 
 

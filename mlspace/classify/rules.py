@@ -166,6 +166,8 @@ class CompiledRules:
                 for marker in rule.markers:
                     self.by_marker.setdefault(marker, []).append(i)
         self.dir_regex = re.compile("|".join(regex_parts)) if regex_parts else None
+        self.dir_patterns = {i: re.compile(r.regex) for i, r in enumerate(self.dir_rules)
+                             if r.regex}
         self.markers = frozenset(m for rule in self.dir_rules for m in rule.markers)
         self.file_tables = {ctx: _file_table(rules.file_rules, ctx) for ctx in Context}
 

@@ -26,9 +26,10 @@ from mlspace.classify.readers.records import (
 from mlspace.scan import Snapshot
 
 
-def build_series(snapshot: Snapshot, checkpoints: list[Found]
+def build_series(snapshot: Snapshot, checkpoints: list[Found], run_ids: dict[int, str]
                  ) -> tuple[list[Series], list[Artifact]]:
-    """Series per folder, and the checkpoints updated with what their records say.
+    """Series per folder, and the checkpoints updated with what their records say and with
+    their series and run (``run_ids``: the run of each folder holding checkpoints).
 
     Checkpoint folders and checkpoint files side by side (HF Trainer's checkpoint-N folders
     next to the final ``save_model()`` weights) are two series: the final model is not an
@@ -43,13 +44,14 @@ def build_series(snapshot: Snapshot, checkpoints: list[Found]
         series_id = f"series:{folder}"
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
-        series, artifacts = _one_series(snapshot, row, folder, series_id, members)
+        series, artifacts = _one_series(snapshot, row, folder, series_id, run_ids[row],
+                                        members)
         all_series.append(series)
         updated.extend(artifacts)
     return all_series, updated
 
 
-def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
+def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str, run_id: str,
                 members: list[Artifact]) -> tuple[Series, list[Artifact]]:
     state = _newest_trainer_state(members)
     members = _with_trainer_state(members, state)
@@ -71,11 +73,11 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         if member.copy_of in protected or (member.id in protected and member.copy_of):
             protected |= {member.id, member.copy_of or member.id}
     tools = Counter(m.tool or "checkpoint" for m in members)
-    members = [evolve(m, series=series_id) for m in members]
+    members = [evolve(m, series=series_id, run=run_id) for m in members]
     series = Series(
         id=series_id,
         path=folder,
-        tool=tools.most_common(1)[0][0],
+        tool=max(tools, key=tools.__getitem__),  # the commonest; the first of equals
         members=tuple(m.id for m in members),
         latest=latest.id if latest else None,
         latest_reason=latest_reason,
@@ -86,6 +88,7 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         best_mode=mode,
         protected=tuple(m.id for m in members if m.id in protected),
         disk_usage=sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
+        run=run_id,
     )
     return series, members
 

@@ -180,6 +180,16 @@ class Snapshot:
         """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
         return parent_rows_of(entries, self.range_rows, self.range_starts)
 
+    def all_parent_rows(self) -> np.ndarray:
+        """The parent row of every entry (-1 for roots). The non-empty child ranges tile all
+        non-root entries in order, so this is each range's row repeated, no search needed."""
+        counts = self.dir_count[self.range_rows]
+        parents = np.empty(len(self), dtype=np.int64)
+        roots = len(self) - int(counts.sum())
+        parents[:roots] = -1
+        parents[roots:] = np.repeat(self.range_rows, counts)
+        return parents
+
     def path(self, entry: int) -> str:
         """The absolute path of an entry (roots are stored with their absolute path)."""
         row = self.parent_row(entry)

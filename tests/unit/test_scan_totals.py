@@ -144,3 +144,22 @@ def test_directory_totals_are_cumulative_and_newest_mtime(tmp_path: Path) -> Non
     assert a.disk_usage == du(tmp_path / "r" / "a", "-B1")
     assert a.files == 1 and a.dirs == 2
     assert a.newest_mtime == 2_000_000_000
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_entry_knows_its_folder(
+    awkward: Path, tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """all_parent_rows() (one repeat over the child ranges) agrees with the per-entry search
+    and with the paths, with several roots, a file root and parallel chunks."""
+    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 3)
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 4)
+    (tmp_path / "empty").mkdir()
+    root_file = write(tmp_path / "alone.bin", 10)
+    snap = scan([awkward, tmp_path / "empty", root_file], ScanOptions(workers=workers))
+    parents = snap.all_parent_rows()
+    assert parents.tolist() == [snap.parent_row(e) for e in range(len(snap))]
+    for entry in range(len(snap)):
+        if parents[entry] >= 0:
+            folder = snap.dir_path(int(parents[entry]))
+            assert snap.path(entry) == os.path.join(folder, snap.name(entry))

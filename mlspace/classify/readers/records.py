@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 
 #: Records larger than this are not read (a trainer_state.json with a huge log history).
@@ -14,13 +15,23 @@ MAX_RECORD_BYTES = 20 * 2**20
 
 
 def read_text(path: str, limit: int = MAX_RECORD_BYTES) -> str | None:
+    """The text of a regular file up to ``limit`` bytes. Opened non-blocking and checked to
+    be a regular file first, so a FIFO or device that happens to carry a record's name
+    can never hang the classification."""
     try:
-        if os.path.getsize(path) > limit:
-            return None
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if len(data) > limit else data.decode("utf-8", "replace")
 
 
 def read_json(path: str) -> object | None:

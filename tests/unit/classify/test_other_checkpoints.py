@@ -4,6 +4,7 @@ best in its own way, and some write copies or links of the same checkpoint."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 from layouts import categories_by_path, inventory_of, make, name_of, series_at
@@ -176,3 +177,21 @@ def test_nnunet_fold(tmp_path: Path) -> None:
     assert name_of(series.best) == "checkpoint_best.pth"
     assert name_of(series.latest) == "checkpoint_final.pth"
     assert categories_by_path(inv)[f"{fold}/training_log_2024_1_1_12_00_00.txt"] == "log"
+
+
+def test_a_fifo_with_a_record_name_never_hangs(tmp_path: Path) -> None:
+    """Records are read only from regular files: a FIFO called `latest` would block a plain
+    open() forever. The series then falls back to the highest step."""
+    spec: dict[str, object] = {}
+    for step in (100, 200):
+        spec[f"ds/global_step{step}/mp_rank_00_model_states.pt"] = 100
+    root = make(tmp_path / "ws", spec)
+    os.mkfifo(root / "ds" / "latest")
+    signal.signal(signal.SIGALRM, signal.default_int_handler)
+    signal.alarm(20)
+    try:
+        series = series_at(inventory_of(root), root / "ds")
+    finally:
+        signal.alarm(0)
+    assert name_of(series.latest) == "global_step200"
+    assert "highest step" in series.latest_reason
