@@ -15,8 +15,8 @@ from mlspace.classify.checkpoint_names import (
     parse_checkpoint_dir,
     parse_checkpoint_name,
 )
-from mlspace.classify.engine import Classification
-from mlspace.classify.model import Artifact
+from mlspace.classify.engine import Classification, FolderVerdicts
+from mlspace.classify.model import Artifact, build
 from mlspace.classify.rules import CONTEXTS, DEFAULT_CATEGORY, CompiledRules, Context
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
@@ -35,17 +35,17 @@ def artifact_id(kind: str, path: str) -> str:
     return f"{kind}:{path}"
 
 
-def folder_artifacts(snapshot: Snapshot, cls: Classification, compiled: CompiledRules
+def folder_artifacts(snapshot: Snapshot, folders: FolderVerdicts, compiled: CompiledRules
                      ) -> list[Found]:
     """Folders whose rule names an artifact kind, outermost only: a checkpoint folder inside
     another checkpoint folder (a DeepSpeed tag inside checkpoint-500) is part of it."""
     kind_of_rule = [rule.artifact for rule in compiled.dir_rules] + [None]  # [-1]: no rule
-    rule_of_row = cls.dir_rules.tolist()
+    rule_of_row = folders.dir_rules.tolist()
     kind_of_row = {row: kind_of_rule[rule] for row, rule in enumerate(rule_of_row)
                    if kind_of_rule[rule] is not None}
     # Python lists of the columns read below: indexing numpy one item at a time is slow.
     parents, entries, contexts = (a.tolist() for a in (
-        snapshot.dir_parent, snapshot.dir_entry, cls.contexts))
+        snapshot.dir_parent, snapshot.dir_entry, folders.contexts))
     rows = list(kind_of_row)
     disk, apparent, files, newest = (column[rows].tolist() for column in (
         snapshot.dir_disk, snapshot.dir_apparent, snapshot.dir_files, snapshot.dir_newest))
@@ -57,8 +57,8 @@ def folder_artifacts(snapshot: Snapshot, cls: Classification, compiled: Compiled
         path = snapshot.dir_path(row)
         name = os.path.basename(path.rstrip("/")) or path
         parsed = parse_checkpoint_dir(name, rule.tool) if kind == "checkpoint" else None
-        artifact = Artifact(
-            id=artifact_id(kind, path), kind=kind,
+        artifact = build(
+            Artifact, id=artifact_id(kind, path), kind=kind,
             category=DEFAULT_CATEGORY[CONTEXTS[contexts[row]]],
             entry=entries[row], entries=(entries[row],), path=path, name=name, tool=rule.tool,
             disk_usage=disk[i], apparent_size=apparent[i], files=files[i], newest_mtime=newest[i],
@@ -112,7 +112,8 @@ def _make(snapshot: Snapshot, kind: str, category: Category, entries: tuple[int,
     path = snapshot.path(first)
     if len(entries) > 1:
         path = os.path.join(os.path.dirname(path), name)
-    return Artifact(
+    return build(
+        Artifact,
         id=artifact_id(kind, path),
         kind=kind,
         category=category,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,11 @@ _FIXED: tuple[tuple[re.Pattern[str], str, str | None, str | None, str | None], .
 )
 
 
+#: Parsed names are immutable and repeat across runs (checkpoint-500 in each of them).
+_PARSED_NAMES = 1 << 14
+
+
+@lru_cache(maxsize=_PARSED_NAMES)
 def parse_checkpoint_name(name: str) -> CheckpointName | None:
     """Read a checkpoint file's name, or None if it is not a weights file (records such as
     ``trainer_state.json`` or ``latest`` are part of a checkpoint, not one themselves)."""
@@ -153,6 +159,7 @@ _DIR_PATTERNS = (
 )
 
 
+@lru_cache(maxsize=_PARSED_NAMES)
 def parse_checkpoint_dir(name: str, rule_tool: str | None) -> CheckpointName:
     """Read a checkpoint folder's name (``checkpoint-500``, ``global_step900``, a Lightning
     ``epoch=3-step=900.ckpt`` folder, an Orbax step folder...)."""

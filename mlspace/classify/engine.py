@@ -38,12 +38,18 @@ from mlspace.scan.walker import KIND_DIR
 
 
 @dataclass(frozen=True)
-class Classification:
-    """Per-entry categories and per-folder contexts and matching rules (-1: none)."""
+class FolderVerdicts:
+    """Per listed folder: its context and the rule that decided it (-1: inherited)."""
 
-    categories: np.ndarray  # uint8 per entry
     contexts: np.ndarray  # uint8 per directory row
     dir_rules: np.ndarray  # int16 per directory row
+
+
+@dataclass(frozen=True)
+class Classification(FolderVerdicts):
+    """Folder verdicts plus a category for every entry."""
+
+    categories: np.ndarray  # uint8 per entry
 
 
 class FolderJudge:
@@ -160,7 +166,15 @@ def _slow_code(name: str, table: FileTable, default: int) -> int:
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
     """Categories for every entry; context and matching rule for every listed folder."""
     names = NameColumns(snapshot)
-    contexts, rule_of = judge_folders(snapshot, compiled, names)
+    folders = judge_folders(snapshot, compiled, names)
+    categories = classify_files(snapshot, compiled, names, folders)
+    return Classification(folders.contexts, folders.dir_rules, categories)
+
+
+def classify_files(snapshot: Snapshot, compiled: CompiledRules, names: NameColumns,
+                   folders: FolderVerdicts) -> np.ndarray:
+    """A category (uint8) for every entry, given each folder's context."""
+    contexts = folders.contexts
     parents = snapshot.all_parent_rows()
     # Roots (parent -1) read the GENERIC appended at the end; works with no folders listed.
     entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
@@ -172,29 +186,35 @@ def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classificat
         codes[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[CONTEXTS[entry_ctx[entry]]]
     categories = codes.astype(np.uint8)
     _categorise_folders(snapshot, categories, contexts)
-    return Classification(categories, contexts, rule_of)
+    return categories
 
 
 def judge_folders(snapshot: Snapshot, compiled: CompiledRules, names: NameColumns
-                  ) -> tuple[np.ndarray, np.ndarray]:
+                  ) -> FolderVerdicts:
     """Each folder's context and the index of the rule that decided it (-1: inherited)."""
     rows = len(snapshot.dir_entry)
-    rule_of = np.full(rows, -1, dtype=np.int16)
     judge = FolderJudge(compiled)
     present = markers_present(snapshot, compiled.markers, names)
     dir_names = snapshot.names_of(snapshot.dir_entry)
-    judged: list[Context] = [Context.GENERIC] * rows
+    judged: list[tuple[Context, int]] = [(Context.GENERIC, -1)] * rows
+    # Workspaces repeat themselves (checkpoint-500 in every run, the same class folders in
+    # train/ and val/), and a verdict depends on nothing but these four things.
+    verdicts: dict[tuple[str, str, Context, frozenset[str]], tuple[Context, int]] = {}
+    no_markers: frozenset[str] = frozenset()
     for row, parent_row in enumerate(snapshot.dir_parent.tolist()):
         name = dir_names[row]
         if parent_row < 0:
             name = dir_names[row] = name.rstrip("/").rsplit("/", 1)[-1]
             parent_ctx, parent_name = Context.GENERIC, ""
         else:
-            parent_ctx, parent_name = judged[parent_row], dir_names[parent_row]
-        judged[row], rule_of[row] = judge.judge(
-            name, parent_name, parent_ctx, present.get(row, frozenset()))
-    contexts = np.array(judged, dtype=np.uint8)
-    return contexts, rule_of
+            parent_ctx, parent_name = judged[parent_row][0], dir_names[parent_row]
+        key = (name, parent_name, parent_ctx, present.get(row, no_markers))
+        verdict = verdicts.get(key)
+        if verdict is None:
+            verdict = verdicts[key] = judge.judge(*key)
+        judged[row] = verdict
+    return FolderVerdicts(np.array([ctx for ctx, _ in judged], dtype=np.uint8),
+                          np.array([rule for _, rule in judged], dtype=np.int16))
 
 
 def markers_present(snapshot: Snapshot, markers: frozenset[str], names: NameColumns
@@ -253,8 +273,8 @@ def _resolve_by_name(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.
                      codes: np.ndarray) -> None:
     """Look at the names the extension could not decide, one by one."""
     undecided = np.flatnonzero(codes == _UNDECIDED)
-    for ctx in np.unique(entry_ctx[undecided]):
-        ctx = CONTEXTS[ctx]
+    for value in np.flatnonzero(np.bincount(entry_ctx[undecided], minlength=len(Context))):
+        ctx = CONTEXTS[value]
         entries = undecided[entry_ctx[undecided] == ctx]
         names = snapshot.names_of(entries)
         found = file_codes(names, compiled.file_tables[ctx], int(DEFAULT_CATEGORY[ctx]))
@@ -294,8 +314,8 @@ def _categorise_folders(snapshot: Snapshot, categories: np.ndarray, contexts: np
     defaults = np.array([DEFAULT_CATEGORY[c] for c in Context], dtype=np.uint8)
     inherited = np.array([INHERITED[c] for c in Context], dtype=np.uint8)
     categories[snapshot.dir_entry] = defaults[contexts]
-    unlisted = np.flatnonzero(snapshot.kind == KIND_DIR)
-    unlisted = unlisted[np.isin(unlisted, snapshot.dir_entry, invert=True)]
+    folders = np.flatnonzero(snapshot.kind == KIND_DIR)
+    unlisted = folders[snapshot.rows_of(folders) < 0]
     parents = snapshot.parent_rows_of(unlisted)
     has_parent = parents >= 0
     categories[unlisted[has_parent]] = defaults[inherited[contexts[parents[has_parent]]]]

@@ -12,14 +12,15 @@ from mlspace.classify.rules import Context
 DATASET_MIN_FILES = 10
 
 # Augmentor: "<class>_original_<image>_<uuid4>.<fmt>" (ml-layouts.md §7.2)
-_AUGMENTOR = re.compile(
+_AUGMENTOR = (
     r"(?:_groundtruth_\(\d+\)_)?.+?_(?:original_)?.+_"
     r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.\w+"
 )
 # Keras ImageDataGenerator(save_to_dir) with its default empty prefix: "_<index>_<hash>.<fmt>".
 # With a custom prefix the pattern also fits ordinary dataset names such as img_0012_0001.jpg,
 # and calling raw data "augmented" would put it up for removal, so only the default counts.
-_KERAS = re.compile(r"_\d+_\d{1,7}\.(?:png|jpe?g|bmp|tiff?|webp)", re.IGNORECASE)
+_KERAS = r"_\d+_\d{1,7}\.(?:png|jpe?g|bmp|tiff?|webp)"  # any case
+_AUGMENTED_NAME = re.compile(f"(?:{_AUGMENTOR})|(?i:{_KERAS})")
 # Roboflow: "<stem>_<ext>.rf.<32 hex>.<ext>"; variants of one image share what precedes ".rf."
 _ROBOFLOW = re.compile(r"(.+_[A-Za-z0-9]+)\.rf\.[0-9a-f]{32}\.\w+", re.IGNORECASE)
 #: Names looked at per folder to spot an augmentation tool's naming.
@@ -46,8 +47,18 @@ def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Catego
     if count < DATASET_MIN_FILES:
         return Category.DATASET if ctx == Context.DATASET else Category.OTHER
     sample = sample[:SAMPLE_SIZE]
-    augmented = sum(1 for n in sample if _AUGMENTOR.fullmatch(n) or _KERAS.fullmatch(n))
-    return Category.AUGMENTED if augmented * 2 > len(sample) else Category.DATASET
+    # A majority of the sample decides; stop as soon as the rest cannot change the answer.
+    needed, misses_allowed = len(sample) // 2 + 1, (len(sample) - 1) // 2
+    for name in sample:
+        if _AUGMENTED_NAME.fullmatch(name):
+            needed -= 1
+            if needed == 0:
+                return Category.AUGMENTED
+        else:
+            misses_allowed -= 1
+            if misses_allowed < 0:
+                break
+    return Category.DATASET
 
 
 def roboflow_variants(names: dict[int, str]) -> list[int]:

@@ -3,6 +3,8 @@ ordered checkpoint series of a run, and runs. Frozen values, built once per clas
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -11,20 +13,47 @@ from mlspace.classify.categories import Category
 _Value = TypeVar("_Value", "Artifact", "Series", "Run")
 
 
-def evolve(value: _Value, **changes: Any) -> _Value:
-    """A copy of an artifact, series or run with some fields changed.
+def build(cls: type[_Value], **values: Any) -> _Value:
+    """A new artifact, series or run: the same value as calling the class.
 
-    ``dataclasses.replace`` passes every field through ``__init__`` again (~25 µs), and one
-    classification makes thousands of these copies as it learns epochs, series and runs; these
-    classes have no ``__post_init__`` to run, so copying the field dict is the same thing.
+    The generated ``__init__`` of a frozen dataclass sets each field through
+    ``object.__setattr__`` (~7 µs for an Artifact's 22 fields here) and one classification
+    makes thousands of artifacts, so the field dict is filled in one go instead. These
+    classes have no ``__post_init__`` to skip; unknown or missing fields still fail.
     """
-    unknown = changes.keys() - value.__dataclass_fields__.keys()
-    if unknown:
-        raise TypeError(f"{type(value).__name__} has no field {', '.join(sorted(unknown))}")
+    defaults, factories, required = _field_spec(cls)
+    if not required <= values.keys() <= defaults.keys() | factories.keys() | required:
+        raise TypeError(f"{cls.__name__}: fields {sorted(values)} do not fit")
+    made = object.__new__(cls)
+    fresh = {name: make() for name, make in factories.items() if name not in values}
+    object.__setattr__(made, "__dict__", {**defaults, **fresh, **values})
+    return made
+
+
+def evolve(value: _Value, **changes: Any) -> _Value:
+    """A copy of an artifact, series or run with some fields changed: what
+    ``dataclasses.replace`` gives, for a fraction of its cost (see build())."""
+    if not changes.keys() <= value.__dataclass_fields__.keys():
+        raise TypeError(f"{type(value).__name__} has no field {sorted(changes)}")
     copy = object.__new__(type(value))
-    copy.__dict__.update(value.__dict__)
-    copy.__dict__.update(changes)
+    object.__setattr__(copy, "__dict__", {**value.__dict__, **changes})
     return copy
+
+
+@functools.cache
+def _field_spec(cls: type) -> tuple[dict[str, Any], dict[str, Any], frozenset[str]]:
+    """(plain defaults, default factories, names of the fields without either)."""
+    defaults: dict[str, Any] = {}
+    factories: dict[str, Any] = {}
+    required = set()
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            defaults[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            factories[f.name] = f.default_factory
+        else:
+            required.add(f.name)
+    return defaults, factories, frozenset(required)
 
 
 @dataclass(frozen=True)

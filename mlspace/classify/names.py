@@ -42,16 +42,20 @@ class NameColumns:
     def __init__(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
         raw = np.frombuffer(snapshot.name_buffer, dtype=np.uint8)
-        padded = np.zeros(len(raw) + 8, dtype=np.uint8)
-        padded[8:] = raw
-        # words[i] holds raw[i - 8 : i]: the 8 bytes ending just before position i.
-        words = np.ndarray((len(raw) + 1,), dtype="<u8", buffer=padded, strides=(1,))
         offsets = snapshot.name_offsets.astype(np.int64)
         self._raw = raw
         self._starts = offsets[:-1]
         self._lengths = np.diff(offsets) - 1
+        ends = offsets[1:] - 1
+        if len(raw) < 8:  # a lone short root name: give the word view room
+            raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
+        # words[i] holds raw[i : i + 8], read in place (no copy of the buffer).
+        words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
+        # The 8 bytes ending at each name's end; a name ending before byte 8 is shifted up.
+        before_start = np.maximum(8 - ends, 0).astype(np.uint64) * np.uint64(8)
+        tails = words[np.maximum(ends - 8, 0)] << before_start
         outside = np.clip(8 - self._lengths, 0, 8)  # bytes of the word before the name
-        self._tails = words[offsets[1:] - 1] & ~_KEEP_FIRST[outside]
+        self._tails = tails & ~_KEEP_FIRST[outside]
         self._outside = outside
 
     def extension_groups(self, needed: np.ndarray) -> ExtensionGroups:

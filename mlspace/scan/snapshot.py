@@ -146,7 +146,8 @@ class Snapshot:
             haystack, needle = bytes(haystack).lower(), needle.lower()
         pattern = re.compile(re.escape(needle))
         hits = np.fromiter((m.start() for m in pattern.finditer(haystack)), dtype=np.int64)
-        return np.unique(np.searchsorted(self.name_offsets, hits, side="right") - 1)
+        entries = np.searchsorted(self.name_offsets, hits, side="right") - 1  # sorted
+        return entries[np.r_[True, entries[1:] != entries[:-1]]] if len(entries) else entries
 
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""

@@ -5,7 +5,12 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
+import pytest
 from layouts import categories_by_path, inventory_of, make
+
+from mlspace.classify import Category
+from mlspace.classify.media import folder_media_category
+from mlspace.classify.rules import Context
 
 
 def test_image_folder_is_a_dataset(tmp_path: Path) -> None:
@@ -82,3 +87,16 @@ def test_nnunet_preprocessed_is_augmented_raw_is_dataset(tmp_path: Path) -> None
     assert cats["nnUNet_raw/Dataset001_Heart/imagesTr/la_003_0000.nii.gz"] == "dataset"
     assert cats["nnUNet_preprocessed/Dataset001_Heart/nnUNetPlans_3d_fullres/la_003.b2nd"] \
         == "augmented"
+
+
+@pytest.mark.parametrize("augmented_count", range(0, 9))
+def test_a_majority_of_the_sampled_names_decides_augmented(augmented_count: int) -> None:
+    """Eight names are looked at: more than half named like Augmentor's output makes the
+    folder augmented copies; half or fewer leaves it a dataset (raw data is never put up for
+    removal on a tie)."""
+    augmentor = [f"cat_original_img{i}.jpg_{uuid.UUID(int=i)}.jpg" for i in range(8)]
+    plain = [f"img_{i:04d}.jpg" for i in range(8)]
+    for order in (1, -1):  # the verdict must not depend on where the matches sit
+        sample = (augmentor[:augmented_count] + plain[augmented_count:])[::order]
+        expected = Category.AUGMENTED if augmented_count > 4 else Category.DATASET
+        assert folder_media_category(Context.DATASET, 500, sample) == expected

@@ -107,3 +107,17 @@ def test_on_a_scanned_folder_with_odd_names(tmp_path: Path) -> None:
     entries, which = columns.entries_named(wanted)
     assert sorted(wanted[w] for w in which) == ["checkpoint", "trainer_state.json"]
     assert [all_names[e] for e in entries] == [wanted[w] for w in which]
+
+
+def test_names_containing_finds_each_entry_once(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    for name in ("a.rf.b.rf.c", "A.RF.x", "plain", "x.rf."):
+        (root / name).write_bytes(b"")
+    snapshot = scan([root], ScanOptions(workers=1))
+    names = snapshot.names_of(np.arange(len(snapshot)))
+    exact = [names[e] for e in snapshot.names_containing(b".rf.")]
+    assert sorted(exact) == ["a.rf.b.rf.c", "x.rf."]
+    folded = [names[e] for e in snapshot.names_containing(b".RF.", ignore_case=True)]
+    assert sorted(folded) == ["A.RF.x", "a.rf.b.rf.c", "x.rf."]
+    assert len(snapshot.names_containing(b"zzz")) == 0
