@@ -142,14 +142,20 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -
 def _category_totals(snapshot: Snapshot, categories: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cumulative per-category totals for every folder (hard links counted once)."""
-    owner = snapshot.all_parent_rows()
-    owner[snapshot.dir_entry] = np.arange(len(snapshot.dir_entry))
-    counted = snapshot.counted
-    columns = (np.where(counted, snapshot.blocks * 512, 0),
-               np.where(counted, snapshot.apparent, 0),
-               (snapshot.kind != KIND_DIR).astype(np.int64))
-    disk, apparent, files = snapshot.tree.grouped_subtree_sums(owner, categories, _CATEGORIES,
-                                                               columns)
+    rows = len(snapshot.dir_entry)
+    # Where each entry is booked first: a listed folder on its own row, anything else on the
+    # row listing it; a root that is a file on an extra row, dropped at the end.
+    keys = snapshot.all_parent_rows()
+    keys[snapshot.dir_entry] = np.arange(rows)
+    keys[keys < 0] = rows
+    keys *= _CATEGORIES
+    keys += categories
+    columns = (snapshot.blocks * snapshot.counted, snapshot.apparent * snapshot.counted,
+               (snapshot.kind != KIND_DIR).view(np.uint8))
+    disk, apparent, files = (
+        snapshot.tree.subtree_sums_by_group(keys, column, _CATEGORIES, rows + 1)[:rows]
+        for column in columns)
+    disk *= 512
     for array in (disk, apparent, files):
         array.flags.writeable = False
     return disk, apparent, files

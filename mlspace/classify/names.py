@@ -18,8 +18,8 @@ import numpy as np
 
 from mlspace.scan import Snapshot
 
-#: _KEEP_FIRST[k] keeps the first (lowest) k bytes of a little-endian word.
-_KEEP_FIRST = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+#: _KEEP_LAST[k] keeps the last (highest) k bytes of a little-endian word.
+_KEEP_LAST = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(9)], dtype=np.uint64)
 _LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
 _DOTS = np.uint64(0x2E2E2E2E2E2E2E2E)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -40,39 +40,57 @@ class NameColumns:
     """Vectorised questions about every name of one snapshot."""
 
     def __init__(self, snapshot: Snapshot) -> None:
+        # Written to touch little fresh memory: where page faults are dear (sandboxes, VMs),
+        # every temporary array of a million entries costs milliseconds on its own.
         self._snapshot = snapshot
         raw = np.frombuffer(snapshot.name_buffer, dtype=np.uint8)
-        offsets = snapshot.name_offsets.astype(np.int64)
         self._raw = raw
-        self._starts = offsets[:-1]
-        self._lengths = np.diff(offsets) - 1
-        ends = offsets[1:] - 1
+        self._offsets = offsets = snapshot.name_offsets
+        self._lengths = lengths = np.subtract(offsets[1:], offsets[:-1], dtype=np.int64)
+        lengths -= 1
         if len(raw) < 8:  # a lone short root name: give the word view room
             raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
         # words[i] holds raw[i : i + 8], read in place (no copy of the buffer).
         words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
-        # The 8 bytes ending at each name's end; a name ending before byte 8 is shifted up.
-        before_start = np.maximum(8 - ends, 0).astype(np.uint64) * np.uint64(8)
-        tails = words[np.maximum(ends - 8, 0)] << before_start
-        outside = np.clip(8 - self._lengths, 0, 8)  # bytes of the word before the name
-        self._tails = tails & ~_KEEP_FIRST[outside]
-        self._outside = outside
+        at = offsets[1:].astype(np.intp)
+        at -= 9  # where the 8 bytes ending at each name's end start (its NUL is at end)
+        early = np.flatnonzero(at < 0)  # only names ending within the buffer's first 8 bytes
+        shifts = (-at[early]).astype(np.uint64) * np.uint64(8)
+        at[early] = 0
+        self._tails = tails = words[at]
+        del at
+        tails[early] <<= shifts  # those start at byte 0: move them up to end at byte 7
+        self._outside = np.clip(8 - lengths, 0, 8).astype(np.uint8)  # word bytes before it
+        np.bitwise_and(tails, _KEEP_LAST[8 - self._outside], out=tails)
+        self._buckets: np.ndarray | None = None
 
     def extension_groups(self, needed: np.ndarray) -> ExtensionGroups:
         """Group every entry by extension. An extension longer than 7 characters is found by
         decoding the name, for the entries where ``needed`` (bool per entry) says it matters;
         elsewhere those entries get group -1."""
         tails, lengths = self._tails, self._lengths
-        x = tails ^ _DOTS  # a dot becomes a zero byte
-        dots = ~(((x & _LOW7) + _LOW7) | x | _LOW7)  # 0x80 in each byte that was a dot
-        first_byte = np.where(lengths <= 8, self._outside + 1, 0)  # a leading dot is no extension
-        dots &= ~_KEEP_FIRST[np.minimum(first_byte, 8)]
-        highest_bit = np.frexp(dots.astype(np.float64))[1] - 1  # exact: bits are 8 apart
-        has_dot = highest_bit >= 0
-        shift = np.where(has_dot, highest_bit & ~7, 0).astype(np.uint64)
-        keys = np.where(has_dot, tails >> shift, 0)
-        unknown = ~has_dot & (lengths > 8)  # the dot, if any, is further back
-        keys[unknown] = 0
+        dots = tails ^ _DOTS  # a dot becomes a zero byte; then 0x80 marks each zero byte
+        spare = dots & _LOW7
+        spare += _LOW7
+        spare |= dots
+        spare |= _LOW7
+        np.invert(spare, out=dots)
+        del spare
+        # The name's first byte is no extension's dot (".bashrc"); it is in the word only
+        # when the whole name is.
+        first_byte = self._outside + np.uint8(1)
+        first_byte[lengths > 8] = 0
+        np.bitwise_and(dots, _KEEP_LAST[8 - np.minimum(first_byte, 8)], out=dots)
+        # The byte index of the last dot: count the byte boundaries its marker lies above.
+        last_dot = np.zeros(len(dots), dtype=np.uint8)
+        for byte in range(1, 8):
+            last_dot += dots >= np.uint64(1 << (8 * byte))
+        has_dot = dots != 0
+        del dots
+        keys = tails >> (last_dot.astype(np.uint64) << np.uint64(3))
+        keys[~has_dot] = 0
+        unknown = lengths > 8  # no dot in the word: it, if any, is further back
+        unknown &= ~has_dot
         extensions, group = _group_runs(keys)
         group[unknown] = -1
         _decode_long(self._snapshot, np.flatnonzero(unknown & needed), extensions, group)
@@ -88,7 +106,9 @@ class NameColumns:
         wanted_tails = np.array([_tail(e) for e in encoded], dtype=np.uint64)
         buckets = np.zeros(1 << _BUCKET_BITS, dtype=bool)
         buckets[_bucket(wanted_tails)] = True
-        candidates = np.flatnonzero(buckets[_bucket(self._tails)])
+        if self._buckets is None:
+            self._buckets = _bucket(self._tails)
+        candidates = np.flatnonzero(buckets[self._buckets])
         # Which wanted name each candidate might be: same last 8 bytes and length. Several
         # wanted names can share both, so each is tried in turn.
         wanted_keys = _key(wanted_tails, np.array([len(e) for e in encoded]))
@@ -113,7 +133,8 @@ class NameColumns:
         for i, raw in enumerate(encoded):
             table[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
         columns = np.arange(width)
-        positions = np.minimum(self._starts[entries][:, None] + columns, len(self._raw) - 1)
+        starts = self._offsets[entries].astype(np.intp)
+        positions = np.minimum(starts[:, None] + columns, len(self._raw) - 1)
         inside = columns < self._lengths[entries][:, None]
         return ((self._raw[positions] == table[which]) | ~inside).all(axis=1)
 
@@ -123,7 +144,10 @@ def _key(tails: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _bucket(tails: np.ndarray) -> np.ndarray:
-    return ((tails * _MIX) >> np.uint64(64 - _BUCKET_BITS)).astype(np.intp)
+    """The top 16 bits of a multiplicative hash, as uint16."""
+    mixed = tails * _MIX
+    mixed >>= np.uint64(64 - _BUCKET_BITS)
+    return mixed.astype(np.uint16)
 
 
 def _tail(raw: bytes) -> int:

@@ -54,22 +54,16 @@ class DirTree:
             np.add.at(total, self.dir_parent[rows], total[rows])
         return total
 
-    def grouped_subtree_sums(self, owner_rows: np.ndarray, groups: np.ndarray, n_groups: int,
-                             columns: tuple[np.ndarray, ...]) -> list[np.ndarray]:
-        """Per column, per directory row and group, the sum of the column's values over the
-        row's subtree: arrays of shape (rows, n_groups). ``owner_rows`` is, per entry, the row
-        its value is booked on first (a listed directory's own row, else the row listing it;
-        -1 to leave it out). One exact pass per column for all groups."""
-        rows = len(self.dir_entry)
-        keep = owner_rows >= 0
-        keys = owner_rows[keep] * n_groups + groups[keep]
-        out = []
-        for values in columns:
-            total = exact_bincount(keys, values[keep], rows * n_groups).reshape(rows, n_groups)
-            for level in self.levels:
-                np.add.at(total, self.dir_parent[level], total[level])
-            out.append(total)
-        return out
+    def subtree_sums_by_group(self, keys: np.ndarray, values: np.ndarray, n_groups: int,
+                              n_rows: int) -> np.ndarray:
+        """Per directory row and group, the exact integer sum of ``values`` over the row's
+        subtree, as an array (n_rows, n_groups). ``keys`` is row * n_groups + group for each
+        entry, the row being where its value is booked first (a listed directory's own row,
+        else the row listing it); rows past the table's are summed but not accumulated."""
+        total = exact_bincount(keys, values, n_rows * n_groups).reshape(n_rows, n_groups)
+        for level in self.levels:
+            np.add.at(total, self.dir_parent[level], total[level])
+        return total
 
     def subtree_max(self, values: np.ndarray) -> np.ndarray:
         """Per directory row, the maximum of ``values`` over its subtree (values untouched)."""
@@ -85,9 +79,9 @@ class DirTree:
 
 
 def exact_bincount(keys: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:
-    """Integer sums of ``values`` per key, exactly. np.bincount adds in float64 (and runs ~20x
-    faster here than np.add.at), which is exact while every sum stays below 2**53 bytes
-    (8 PiB). Sparse files can claim more, so past that each value is summed in two halves."""
+    """Integer sums of integer ``values`` per key, exactly. np.bincount adds in float64 (and
+    runs ~20x faster here than np.add.at), which is exact while every sum stays below 2**53
+    (8 PiB). Sparse files can claim more: then each value is summed in two exact halves."""
     if float(values.sum(dtype=np.float64)) < 2.0**52:
         return np.bincount(keys, weights=values, minlength=length).astype(np.int64)
     low = np.bincount(keys, weights=values & 0xFFFFFF, minlength=length).astype(np.int64)

@@ -183,12 +183,14 @@ class Snapshot:
 
     def all_parent_rows(self) -> np.ndarray:
         """The parent row of every entry (-1 for roots). The non-empty child ranges tile all
-        non-root entries in order, so this is each range's row repeated, no search needed."""
-        counts = self.dir_count[self.range_rows]
-        parents = np.empty(len(self), dtype=np.int64)
-        roots = len(self) - int(counts.sum())
-        parents[:roots] = -1
-        parents[roots:] = np.repeat(self.range_rows, counts)
+        non-root entries in order, so each range start adds the step from the previous row
+        and a running sum fills the rest in place (no search, no temporary arrays)."""
+        parents = np.zeros(len(self), dtype=np.int64)
+        if len(parents) == 0:
+            return parents
+        parents[0] = -1  # entry 0 is always a root, so every range starts after it
+        parents[self.range_starts] = np.diff(self.range_rows, prepend=-1)
+        np.cumsum(parents, out=parents)
         return parents
 
     def path(self, entry: int) -> str:
