@@ -63,22 +63,51 @@ class FolderJudge:
         self.regex_rule = compiled.regex_rule
         self.markers = compiled.markers
         self.patterns = compiled.dir_patterns
+        self._mentions: dict[tuple[str, frozenset[str]], tuple[tuple[int, ...], bool, bool]] = {}
+        self._verdicts: dict[tuple[str, frozenset[str], Context, str], tuple[Context, int]] = {}
 
     def judge(self, name: str, parent_name: str, parent: Context, present: frozenset[str]
               ) -> tuple[Context, int]:
-        """The context of folder ``name`` given its parent and the marker names it holds."""
+        """The context of folder ``name`` given its parent and the marker names it holds, and
+        the rule that decided it (-1: inherited). Workspaces repeat themselves (checkpoint-500
+        in every run), so what mentions a name and each verdict are remembered; a verdict
+        depends on the parent's name only when a rule that could decide it names parents."""
+        mentioned = self._mentions.get((name, present))
+        if mentioned is None:
+            mentioned = self._mentions[name, present] = self._mentioning(name, present)
+        candidates, regex_matched, by_parent_name = mentioned
+        if not candidates:  # most folders: no rule so much as mentions them
+            return INHERITED[parent], -1
+        key = (name, present, parent, parent_name if by_parent_name else "")
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdicts[key] = self._decide(
+                candidates, regex_matched, name, parent_name, parent, present)
+        return verdict
+
+    def _mentioning(self, name: str, present: frozenset[str]
+                    ) -> tuple[tuple[int, ...], bool, bool]:
+        """(rules that mention the folder by name, regex or marker; whether the combined
+        regex matched; whether any rule that could decide names parents)."""
         candidates = list(self.by_name.get(name, ()))
         match = self.regex.fullmatch(name) if self.regex is not None else None
         if match is not None:
             candidates.append(self.regex_rule[match.lastgroup or ""])
         for marker in present:
             candidates.extend(self.by_marker.get(marker, ()))
-        if not candidates:  # most folders: no rule so much as mentions them
-            return INHERITED[parent], -1
-        for index in sorted(set(candidates)):
+        ordered = tuple(sorted(set(candidates)))
+        deciders = [self.rules[i] for i in ordered]
+        if match is not None:
+            deciders += [self.rules[i] for i in self.patterns]
+        return ordered, match is not None, any(rule.parents for rule in deciders)
+
+    def _decide(self, candidates: tuple[int, ...], regex_matched: bool, name: str,
+                parent_name: str, parent: Context, present: frozenset[str]
+                ) -> tuple[Context, int]:
+        for index in candidates:
             if self._applies(index, name, parent_name, parent, present):
                 return self.rules[index].context, index
-        if match is not None:
+        if regex_matched:
             # The combined regex reports only its first matching alternative; a later regex
             # rule may match too and fit where the first one did not.
             for index, pattern in self.patterns.items():
@@ -197,9 +226,6 @@ def judge_folders(snapshot: Snapshot, compiled: CompiledRules, names: NameColumn
     present = markers_present(snapshot, compiled.markers, names)
     dir_names = snapshot.names_of(snapshot.dir_entry)
     judged: list[tuple[Context, int]] = [(Context.GENERIC, -1)] * rows
-    # Workspaces repeat themselves (checkpoint-500 in every run, the same class folders in
-    # train/ and val/), and a verdict depends on nothing but these four things.
-    verdicts: dict[tuple[str, str, Context, frozenset[str]], tuple[Context, int]] = {}
     no_markers: frozenset[str] = frozenset()
     for row, parent_row in enumerate(snapshot.dir_parent.tolist()):
         name = dir_names[row]
@@ -208,11 +234,7 @@ def judge_folders(snapshot: Snapshot, compiled: CompiledRules, names: NameColumn
             parent_ctx, parent_name = Context.GENERIC, ""
         else:
             parent_ctx, parent_name = judged[parent_row][0], dir_names[parent_row]
-        key = (name, parent_name, parent_ctx, present.get(row, no_markers))
-        verdict = verdicts.get(key)
-        if verdict is None:
-            verdict = verdicts[key] = judge.judge(*key)
-        judged[row] = verdict
+        judged[row] = judge.judge(name, parent_name, parent_ctx, present.get(row, no_markers))
     return FolderVerdicts(np.array([ctx for ctx, _ in judged], dtype=np.uint8),
                           np.array([rule for _, rule in judged], dtype=np.int16))
 

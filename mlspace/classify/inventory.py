@@ -12,7 +12,7 @@ import numpy as np
 from mlspace.classify.artifacts import checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
 from mlspace.classify.engine import classify_entries
-from mlspace.classify.model import Artifact, Run, Series
+from mlspace.classify.model import Artifact, Run, Series, build
 from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
 from mlspace.classify.series import build_series
@@ -199,18 +199,23 @@ def _collect_runs(snapshot: Snapshot, series: list[Series], run_folders: dict[in
 
 def _make_run(snapshot: Snapshot, entry: int, artifact: Artifact | None, tool: str | None,
               series: tuple[str, ...]) -> Run:
-    path = snapshot.path(entry)
-    totals = snapshot.totals(entry)
-    return Run(
+    """A run at folder ``entry``: a run folder's artifact already holds its path and sizes."""
+    if artifact is not None:
+        path, sizes = artifact.path, (artifact.disk_usage, artifact.apparent_size,
+                                      artifact.files, artifact.newest_mtime)
+    else:
+        path, totals = snapshot.path(entry), snapshot.totals(entry)
+        sizes = (totals.disk_usage, totals.apparent_size, totals.files, totals.newest_mtime)
+    return build(
+        Run,
         id=f"run:{path}",
         path=path,
         name=os.path.basename(path),
         tool=artifact.tool if artifact and artifact.tool else tool,
         entry=entry,
-        disk_usage=totals.disk_usage,
-        apparent_size=totals.apparent_size,
-        files=totals.files,
-        newest_mtime=totals.newest_mtime,
+        disk_usage=sizes[0],
+        apparent_size=sizes[1],
+        files=sizes[2],
+        newest_mtime=sizes[3],
         series=series,
     )
-

@@ -21,8 +21,8 @@ def build(cls: type[_Value], **values: Any) -> _Value:
     makes thousands of artifacts, so the field dict is filled in one go instead. These
     classes have no ``__post_init__`` to skip; unknown or missing fields still fail.
     """
-    defaults, factories, required = _field_spec(cls)
-    if not required <= values.keys() <= defaults.keys() | factories.keys() | required:
+    defaults, factories, required, allowed = _field_spec(cls)
+    if not required <= values.keys() <= allowed:
         raise TypeError(f"{cls.__name__}: fields {sorted(values)} do not fit")
     made = object.__new__(cls)
     fresh = {name: make() for name, make in factories.items() if name not in values}
@@ -41,8 +41,9 @@ def evolve(value: _Value, **changes: Any) -> _Value:
 
 
 @functools.cache
-def _field_spec(cls: type) -> tuple[dict[str, Any], dict[str, Any], frozenset[str]]:
-    """(plain defaults, default factories, names of the fields without either)."""
+def _field_spec(cls: type
+                ) -> tuple[dict[str, Any], dict[str, Any], frozenset[str], frozenset[str]]:
+    """(plain defaults, default factories, names of the fields without either, all names)."""
     defaults: dict[str, Any] = {}
     factories: dict[str, Any] = {}
     required = set()
@@ -53,7 +54,8 @@ def _field_spec(cls: type) -> tuple[dict[str, Any], dict[str, Any], frozenset[st
             factories[f.name] = f.default_factory
         else:
             required.add(f.name)
-    return defaults, factories, frozenset(required)
+    names = frozenset(f.name for f in dataclasses.fields(cls))
+    return defaults, factories, frozenset(required), names
 
 
 @dataclass(frozen=True)
