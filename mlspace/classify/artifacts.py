@@ -4,8 +4,7 @@ files (grouped when several files make one checkpoint)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,8 +21,7 @@ from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """An artifact before series and runs are known, with what its name said."""
 
     artifact: Artifact

@@ -134,15 +134,17 @@ def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
     out = []
     for m in sorted(members, key=lambda a: (a.role is not None, a.name)):
         copy_of, kind = None, None
-        if not m.is_dir and int(snapshot.nlink[m.entry]) > 1:
-            key = (int(snapshot.dir_dev[snapshot.parent_row(m.entry)]), int(snapshot.ino[m.entry]))
-            if key in by_inode:
-                copy_of, kind = by_inode[key].id, "hard link"
-            else:
-                by_inode[key] = m
-        target = symlink_target_name(snapshot, m)
-        if target is not None and target in by_name:
-            copy_of, kind = by_name[target].id, "symlink"
+        if not m.is_dir:  # a folder checkpoint is neither a hard link nor a symlink
+            if int(snapshot.nlink[m.entry]) > 1:
+                key = (int(snapshot.dir_dev[snapshot.parent_row(m.entry)]),
+                       int(snapshot.ino[m.entry]))
+                if key in by_inode:
+                    copy_of, kind = by_inode[key].id, "hard link"
+                else:
+                    by_inode[key] = m
+            target = symlink_target_name(snapshot, m)
+            if target is not None and target in by_name:
+                copy_of, kind = by_name[target].id, "symlink"
         if copy_of is None and m.role in ("best", "last") and m.apparent_size > 0:
             twin = numbered_by_size.get(m.apparent_size)
             if twin is not None:
