@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from mlspace import __version__, fmt
-from mlspace.scan import ScanOptions, ScanProgress, Snapshot, scan
+from mlspace.scan import ListingCallback, ScanOptions, ScanProgress, Snapshot, scan
 
 if TYPE_CHECKING:
     from mlspace.advise import Plan
@@ -178,7 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def scan_from_args(args: argparse.Namespace) -> Snapshot:
+def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None = None
+                   ) -> Snapshot:
     """Check the roots exist, then scan with progress on stderr when it is a terminal."""
     for path in args.paths:
         if not os.path.exists(path):
@@ -191,7 +192,8 @@ def scan_from_args(args: argparse.Namespace) -> Snapshot:
         workers=args.workers,
     )
     show = sys.stderr.isatty()
-    snapshot = scan(args.paths, options, progress=_print_progress if show else None)
+    snapshot = scan(args.paths, options, progress=_print_progress if show else None,
+                    on_listing=on_listing)
     if show:
         sys.stderr.write("\r\033[K")
     return snapshot
@@ -228,14 +230,14 @@ def exit_code_for(snapshot: Snapshot) -> int:
 def scan_and_classify(args: argparse.Namespace) -> tuple[Snapshot, Inventory]:
     """Load the rules, then scan and classify. The rules come first so that a broken rules
     file is reported on stderr before a long scan rather than after it."""
-    from mlspace.classify import classify, load_rules
+    from mlspace.classify import EntryClassifier, classify, load_rules
 
     rules = load_rules()
     for warning in rules.warnings:
         print(f"mlspace: warning: {warning}", file=sys.stderr)
-    compiled = rules.compile()
-    snapshot = scan_from_args(args)
-    return snapshot, classify(snapshot, compiled)
+    classifier = EntryClassifier(rules.compile())  # works while the scan's workers walk
+    snapshot = scan_from_args(args, on_listing=classifier.add)
+    return snapshot, classify(snapshot, during_scan=classifier)
 
 
 def cmd_scan(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 checkpoint series, runs). Plain Python and numpy; reads records, never executes them."""
 
 from mlspace.classify.categories import CATEGORY_INFO, ORDER, Category
+from mlspace.classify.engine import EntryClassifier
 from mlspace.classify.inventory import CategoryTotals, Inventory, classify
 from mlspace.classify.model import Artifact, Run, Series
 from mlspace.classify.rules import RuleError, load_rules
@@ -12,6 +13,7 @@ __all__ = [
     "Artifact",
     "Category",
     "CategoryTotals",
+    "EntryClassifier",
     "Inventory",
     "Run",
     "RuleError",

@@ -14,7 +14,7 @@ from mlspace.classify.checkpoint_names import (
     parse_checkpoint_dir,
     parse_checkpoint_name,
 )
-from mlspace.classify.engine import Classification, FolderVerdicts
+from mlspace.classify.engine import Classification
 from mlspace.classify.model import Artifact, build
 from mlspace.classify.rules import CONTEXTS, DEFAULT_CATEGORY, CompiledRules, Context
 from mlspace.scan import Snapshot
@@ -33,7 +33,7 @@ def artifact_id(kind: str, path: str) -> str:
     return f"{kind}:{path}"
 
 
-def folder_artifacts(snapshot: Snapshot, folders: FolderVerdicts, compiled: CompiledRules
+def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: CompiledRules
                      ) -> list[Found]:
     """Folders whose rule names an artifact kind, outermost only: a checkpoint folder inside
     another checkpoint folder (a DeepSpeed tag inside checkpoint-500) is part of it."""

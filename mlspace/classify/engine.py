@@ -34,21 +34,17 @@ from mlspace.classify.rules import (
     FileTable,
 )
 from mlspace.scan import Snapshot
+from mlspace.scan.listing import Listing
 from mlspace.scan.walker import KIND_DIR
 
 
 @dataclass(frozen=True)
-class FolderVerdicts:
-    """Per listed folder: its context and the rule that decided it (-1: inherited)."""
+class Classification:
+    """Per listed folder its context and the rule that decided it (-1: inherited); per entry
+    its category."""
 
     contexts: np.ndarray  # uint8 per directory row
     dir_rules: np.ndarray  # int16 per directory row
-
-
-@dataclass(frozen=True)
-class Classification(FolderVerdicts):
-    """Folder verdicts plus a category for every entry."""
-
     categories: np.ndarray  # uint8 per entry
 
 
@@ -194,77 +190,121 @@ def _slow_code(name: str, table: FileTable, default: int) -> int:
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
     """Categories for every entry; context and matching rule for every listed folder."""
-    names = NameColumns(snapshot)
-    folders = judge_folders(snapshot, compiled, names)
-    categories = classify_files(snapshot, compiled, names, folders)
-    return Classification(folders.contexts, folders.dir_rules, categories)
+    classifier = EntryClassifier(compiled)
+    classifier.add(snapshot.as_listing())
+    return classifier.finish(snapshot)
 
 
-def classify_files(snapshot: Snapshot, compiled: CompiledRules, names: NameColumns,
-                   folders: FolderVerdicts) -> np.ndarray:
-    """A category (uint8) for every entry, given each folder's context."""
-    contexts = folders.contexts
-    parents = snapshot.all_parent_rows()
-    # Roots (parent -1) read the GENERIC appended at the end; works with no folders listed.
-    entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
-    codes = _codes_by_extension(snapshot, compiled, entry_ctx, names)
-    _resolve_by_name(snapshot, compiled, entry_ctx, codes)
-    _resolve_media(snapshot, contexts, parents, codes)
-    for entry in np.flatnonzero(codes == CORE_DUMP):
-        dumped = is_core_dump(snapshot.path(int(entry)))
-        codes[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[CONTEXTS[entry_ctx[entry]]]
-    categories = codes.astype(np.uint8)
-    _categorise_folders(snapshot, categories, contexts)
-    return categories
+class EntryClassifier:
+    """Classifies a scan's entries stretch by stretch, in entry order: as the scan records
+    them (``scan(..., on_listing=classifier.add)``, so the work happens while the workers
+    walk) or all at once (classify_entries). finish() completes it for the snapshot.
+
+    A stretch's folders are judged in order, which puts every parent before its children,
+    so a folder's context is decided knowing its parent's; then each entry's category comes
+    from its folder's context and its name or extension.
+    """
+
+    def __init__(self, compiled: CompiledRules) -> None:
+        self.compiled = compiled
+        self.judge = FolderJudge(compiled)
+        self.markers = sorted(compiled.markers)
+        self.file_names = _FileNameCodes(compiled)
+        self.empty_tables = np.array([compiled.file_tables[c].empty for c in Context])
+        self.contexts = bytearray()  # per folder row
+        self.rules: list[int] = []  # per folder row
+        self.codes = bytearray()  # per entry; CORE_DUMP is settled in finish()
+        self.folder_names: dict[int, str] = {}  # folder entry -> name
+        self.folder_parents: dict[int, int] = {}  # folder entry -> row listing it (-1: root)
+        self.row_entries: list[int] = []  # per folder row, the folder's entry
+
+    def add(self, listing: Listing) -> None:
+        if listing.first_entry != len(self.codes) or listing.first_row != len(self.contexts):
+            raise ValueError("stretches of a scan must be classified in order")
+        names = NameColumns(listing)
+        parents = listing.local_parent_rows()
+        self._remember_folders(listing, parents)
+        self._judge_folders(listing, names, parents)
+        contexts = np.frombuffer(self.contexts, dtype=np.uint8)
+        # An entry no folder lists (a scan root) reads the GENERIC appended at the end.
+        entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
+        codes = _codes_by_extension(listing, self.compiled, entry_ctx, names,
+                                    self.empty_tables, self.file_names)
+        _resolve_by_name(listing, self.compiled, entry_ctx, codes)
+        _resolve_media(listing, contexts, parents, codes)
+        self.codes += codes.astype(np.uint8).tobytes()
+
+    def finish(self, snapshot: Snapshot) -> Classification:
+        """The classification of ``snapshot``, which must be the scan that was fed in."""
+        if len(self.codes) != len(snapshot) or len(self.contexts) != len(snapshot.dir_entry):
+            raise ValueError("this classifier was not fed the whole of this snapshot")
+        contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
+        categories = np.frombuffer(self.codes, dtype=np.uint8).copy()
+        for entry in np.flatnonzero(categories == CORE_DUMP).tolist():
+            row = snapshot.parent_row(entry)
+            ctx = CONTEXTS[contexts[row]] if row >= 0 else Context.GENERIC
+            dumped = is_core_dump(snapshot.path(entry))
+            categories[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[ctx]
+        _roboflow_variants(snapshot, categories)
+        _categorise_folders(snapshot, categories, contexts)
+        return Classification(contexts, np.array(self.rules, dtype=np.int16), categories)
+
+    def _remember_folders(self, listing: Listing, parents: np.ndarray) -> None:
+        """Names and listing rows of the stretch's folders: later stretches list them."""
+        local = np.flatnonzero(listing.kind == KIND_DIR)
+        for entry, name, parent in zip((local + listing.first_entry).tolist(),
+                                       listing.names_of(local), parents[local].tolist(),
+                                       strict=True):
+            if parent < 0:  # a scan root is named by its path
+                name = name.rstrip("/").rsplit("/", 1)[-1]
+            self.folder_names[entry] = name
+            self.folder_parents[entry] = parent
+
+    def _judge_folders(self, listing: Listing, names: NameColumns, parents: np.ndarray
+                       ) -> None:
+        found, which = names.entries_named(self.markers)
+        holding: dict[int, set[str]] = {}
+        for row, index in zip(parents[found].tolist(), which.tolist(), strict=True):
+            if row >= 0:
+                holding.setdefault(row, set()).add(self.markers[index])
+        present = {row: frozenset(held) for row, held in holding.items()}
+        no_markers: frozenset[str] = frozenset()
+        for row, entry in enumerate(listing.dir_entry.tolist(), start=listing.first_row):
+            parent_row = self.folder_parents[entry]
+            if parent_row < 0:
+                parent_ctx, parent_name = Context.GENERIC, ""
+            else:
+                parent_ctx = CONTEXTS[self.contexts[parent_row]]
+                parent_name = self.folder_names[self.row_entries[parent_row]]
+            context, rule = self.judge.judge(self.folder_names[entry], parent_name, parent_ctx,
+                                             present.get(row, no_markers))
+            self.contexts.append(context)
+            self.rules.append(rule)
+            self.row_entries.append(entry)
 
 
-def judge_folders(snapshot: Snapshot, compiled: CompiledRules, names: NameColumns
-                  ) -> FolderVerdicts:
-    """Each folder's context and the index of the rule that decided it (-1: inherited)."""
-    rows = len(snapshot.dir_entry)
-    judge = FolderJudge(compiled)
-    present = markers_present(snapshot, compiled.markers, names)
-    dir_names = snapshot.names_of(snapshot.dir_entry)
-    judged: list[tuple[Context, int]] = [(Context.GENERIC, -1)] * rows
-    no_markers: frozenset[str] = frozenset()
-    for row, parent_row in enumerate(snapshot.dir_parent.tolist()):
-        name = dir_names[row]
-        if parent_row < 0:
-            name = dir_names[row] = name.rstrip("/").rsplit("/", 1)[-1]
-            parent_ctx, parent_name = Context.GENERIC, ""
-        else:
-            parent_ctx, parent_name = judged[parent_row][0], dir_names[parent_row]
-        judged[row] = judge.judge(name, parent_name, parent_ctx, present.get(row, no_markers))
-    return FolderVerdicts(np.array([ctx for ctx, _ in judged], dtype=np.uint8),
-                          np.array([rule for _, rule in judged], dtype=np.int16))
+class _FileNameCodes:
+    """The exact-name file rules of every context as one table: (context, name) -> code."""
 
-
-def markers_present(snapshot: Snapshot, markers: frozenset[str], names: NameColumns
-                    ) -> dict[int, frozenset[str]]:
-    """For each folder row holding any of ``markers``, which ones (found without decoding
-    every folder's children)."""
-    wanted = sorted(markers)
-    found, which = names.entries_named(wanted)
-    present: dict[int, set[str]] = {}
-    rows = snapshot.parent_rows_of(found).tolist()
-    for row, index in zip(rows, which.tolist(), strict=True):
-        if row >= 0:
-            present.setdefault(row, set()).add(wanted[index])
-    return {row: frozenset(held) for row, held in present.items()}
+    def __init__(self, compiled: CompiledRules) -> None:
+        self.names = sorted({n for t in compiled.file_tables.values() for n in t.names})
+        self.codes = np.array([[compiled.file_tables[ctx].names.get(n, -1) for n in self.names]
+                               for ctx in Context], dtype=np.int16)
 
 
 #: Marks an entry whose code the extension alone cannot give.
 _UNDECIDED = -1
 
 
-def _codes_by_extension(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.ndarray,
-                        names: NameColumns) -> np.ndarray:
+def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,
+                        names: NameColumns, empty_tables: np.ndarray,
+                        file_names: _FileNameCodes) -> np.ndarray:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
     itself must be looked at: unknown or contested extensions, names that an exact-name rule
     knows (``metrics.csv`` is a log where ``*.csv`` is data), very long extensions. Folders
     get a placeholder: their category comes from their context."""
-    empty = np.array([compiled.file_tables[ctx].empty for ctx in Context])
-    groups = names.extension_groups(needed=~empty[entry_ctx] & (snapshot.kind != KIND_DIR))
+    is_dir = listing.kind == KIND_DIR
+    groups = names.extension_groups(needed=~empty_tables[entry_ctx] & ~is_dir)
     # One column per extension, and a last one (read by group -1) for those not worked out.
     table = np.full((len(Context), len(groups.extensions) + 1), _UNDECIDED, dtype=np.int16)
     for ctx in Context:
@@ -280,33 +320,29 @@ def _codes_by_extension(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: 
             elif code is not None and code != SLOW:
                 table[ctx, column] = code
     codes = table[entry_ctx, groups.group]
-    rule_names = sorted({n for t in compiled.file_tables.values() for n in t.names})
-    by_name = np.array([[compiled.file_tables[ctx].names.get(n, -1) for n in rule_names]
-                        for ctx in Context], dtype=np.int16)
-    named, which = names.entries_named(rule_names)
-    name_codes = by_name[entry_ctx[named], which]
+    named, which = names.entries_named(file_names.names)
+    name_codes = file_names.codes[entry_ctx[named], which]
     # -1: a rule of another context names it; here the extension decides.
     codes[named[name_codes >= 0]] = name_codes[name_codes >= 0]
-    codes[snapshot.kind == KIND_DIR] = DEFAULT_CATEGORY[Context.GENERIC]
+    codes[is_dir] = DEFAULT_CATEGORY[Context.GENERIC]
     return codes
 
 
-def _resolve_by_name(snapshot: Snapshot, compiled: CompiledRules, entry_ctx: np.ndarray,
+def _resolve_by_name(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,
                      codes: np.ndarray) -> None:
     """Look at the names the extension could not decide, one by one."""
     undecided = np.flatnonzero(codes == _UNDECIDED)
     for value in np.flatnonzero(np.bincount(entry_ctx[undecided], minlength=len(Context))):
         ctx = CONTEXTS[value]
         entries = undecided[entry_ctx[undecided] == ctx]
-        names = snapshot.names_of(entries)
+        names = listing.names_of(entries)
         found = file_codes(names, compiled.file_tables[ctx], int(DEFAULT_CATEGORY[ctx]))
         codes[entries] = np.frombuffer(found, dtype=np.uint8)
 
 
-def _resolve_media(snapshot: Snapshot, contexts: np.ndarray, parents: np.ndarray,
+def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,
                    codes: np.ndarray) -> None:
-    """Images and audio, folder by folder (media.folder_media_category), then Roboflow's
-    augmented variants, found by the ".rf." in their names without a per-file loop."""
+    """Images and audio, folder by folder (media.folder_media_category)."""
     media = np.flatnonzero(codes == MEDIA)
     if not len(media):
         return
@@ -317,17 +353,22 @@ def _resolve_media(snapshot: Snapshot, contexts: np.ndarray, parents: np.ndarray
     sampled = [needs_sample(ctx, count) for ctx, count in zip(folder_ctx, counts, strict=True)]
     # The first few names of each folder that needs a look, decoded in one call.
     picks = [media[s : s + SAMPLE_SIZE] for s, need in zip(starts, sampled, strict=True) if need]
-    names = iter(snapshot.names_of(np.concatenate(picks)) if picks else [])
+    names = iter(listing.names_of(np.concatenate(picks)) if picks else [])
     folder_codes = []
     for ctx, count, need in zip(folder_ctx, counts, sampled, strict=True):
         sample = [next(names) for _ in range(min(count, SAMPLE_SIZE))] if need else []
         folder_codes.append(folder_media_category(ctx, count, sample))
-    codes[media] = np.repeat(folder_codes, counts)
+    codes[media] = np.repeat(np.array(folder_codes, dtype=np.int16), counts)
+
+
+def _roboflow_variants(snapshot: Snapshot, categories: np.ndarray) -> None:
+    """Roboflow's augmented variants of dataset images, found by the ".rf." in their names
+    without a per-file loop (variants of one image are grouped across the whole scan)."""
     roboflow = snapshot.names_containing(b".rf.")
-    roboflow = roboflow[codes[roboflow] == Category.DATASET]
+    roboflow = roboflow[categories[roboflow] == Category.DATASET]
     if len(roboflow):
         names = dict(zip(roboflow.tolist(), snapshot.names_of(roboflow), strict=True))
-        codes[roboflow_variants(names)] = Category.AUGMENTED
+        categories[roboflow_variants(names)] = Category.AUGMENTED
 
 
 def _categorise_folders(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from mlspace.classify.artifacts import checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
-from mlspace.classify.engine import classify_entries
+from mlspace.classify.engine import EntryClassifier, classify_entries
 from mlspace.classify.model import Artifact, Run, Series, build
 from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
@@ -103,12 +103,21 @@ class Inventory:
         return np.where(entry_owner >= 0, entry_owner, inherited)
 
 
-def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None) -> Inventory:
-    """Classify a snapshot with the default rules plus the user's (or the rules given)."""
-    if rules is None:
-        rules = load_rules()
-    compiled = rules if isinstance(rules, CompiledRules) else rules.compile()
-    cls = classify_entries(snapshot, compiled)
+def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
+             during_scan: EntryClassifier | None = None) -> Inventory:
+    """Classify a snapshot with the default rules plus the user's (or the rules given).
+
+    ``during_scan``, an EntryClassifier that was given the scan's listings as they came
+    (``scan(..., on_listing=classifier.add)``), has already done the per-entry work.
+    """
+    if during_scan is not None:
+        compiled = during_scan.compiled
+        cls = during_scan.finish(snapshot)
+    else:
+        if rules is None:
+            rules = load_rules()
+        compiled = rules if isinstance(rules, CompiledRules) else rules.compile()
+        cls = classify_entries(snapshot, compiled)
     disk, apparent, files = _category_totals(snapshot, cls.categories)
     folders = folder_artifacts(snapshot, cls, compiled)
     checkpoints = [f for f in folders if f.artifact.kind == "checkpoint"]

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
-
-from mlspace.scan import Snapshot
 
 #: _KEEP_LAST[k] keeps the last (highest) k bytes of a little-endian word.
 _KEEP_LAST = np.array([((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(9)], dtype=np.uint64)
@@ -36,10 +35,19 @@ class ExtensionGroups:
     group: np.ndarray  # int64 per entry
 
 
-class NameColumns:
-    """Vectorised questions about every name of one snapshot."""
+class NameSource(Protocol):
+    """Names in one NUL-separated buffer with offsets: a Snapshot, or a Listing of one."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    name_buffer: bytes | memoryview
+    name_offsets: np.ndarray
+
+    def names_of(self, entries: np.ndarray) -> list[str]: ...
+
+
+class NameColumns:
+    """Vectorised questions about every name of a snapshot, or of a stretch of one."""
+
+    def __init__(self, snapshot: NameSource) -> None:
         # Written to touch little fresh memory: where page faults are dear (sandboxes, VMs),
         # every temporary array of a million entries costs milliseconds on its own.
         self._snapshot = snapshot
@@ -168,7 +176,7 @@ def _group_runs(keys: np.ndarray) -> tuple[list[str], np.ndarray]:
     return extensions, group
 
 
-def _decode_long(snapshot: Snapshot, entries: np.ndarray, extensions: list[str],
+def _decode_long(snapshot: NameSource, entries: np.ndarray, extensions: list[str],
                  group: np.ndarray) -> None:
     """Extensions beyond the 8-byte window (``.safetensors``), from the decoded names."""
     index = {ext: i for i, ext in enumerate(extensions)}

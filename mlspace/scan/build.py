@@ -9,6 +9,7 @@ from array import array
 import numpy as np
 
 from mlspace.scan.arrays import DirTree, ordered_ranges, parent_rows_of
+from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
 
@@ -33,6 +34,26 @@ class SnapshotBuilder:
     @property
     def entries(self) -> int:
         return len(self._columns["kind"])
+
+    def mark(self) -> tuple[int, int, int]:
+        """Where the next merge will start: (entries, folder rows, name bytes) so far."""
+        return self.entries, len(self._dirs) // 4, len(self._names)
+
+    def listing_since(self, mark: tuple[int, int, int]) -> Listing:
+        """The entries and folder rows added since ``mark``."""
+        first_entry, first_row, name_start = mark
+        names = bytes(self._names[name_start:])
+        rows = np.frombuffer(self._dirs, dtype=np.int64).reshape(-1, 4)[first_row:]
+        return Listing(
+            first_entry=first_entry,
+            name_buffer=names,
+            name_offsets=offsets_of(names),
+            kind=np.frombuffer(self._columns["kind"], dtype=np.uint8)[first_entry:].copy(),
+            first_row=first_row,
+            dir_entry=rows[:, 0].copy(),
+            dir_first=rows[:, 1].copy(),
+            dir_count=rows[:, 2].copy(),
+        )
 
     def add_root(self, path: str) -> DirTask | None:
         """Record a root (following a symlink given as root: the user named that folder).

@@ -27,6 +27,7 @@ import numpy as np
 
 from mlspace.scan.build import SnapshotBuilder
 from mlspace.scan.exclude import compile_excludes
+from mlspace.scan.listing import Listing
 from mlspace.scan.snapshot import Snapshot
 from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 
@@ -61,6 +62,7 @@ class ScanProgress:
 
 
 ProgressCallback = Callable[[ScanProgress], None]
+ListingCallback = Callable[[Listing], None]
 CancelFlag = Callable[[], bool]
 
 
@@ -118,16 +120,24 @@ def scan(
     options: ScanOptions | None = None,
     progress: ProgressCallback | None = None,
     cancelled: CancelFlag | None = None,
+    on_listing: ListingCallback | None = None,
 ) -> Snapshot:
     """Scan ``roots`` into a :class:`Snapshot`. Never raises for unreadable paths: they are
-    recorded in ``snapshot.errors``. If cancelled, returns what was scanned, marked cancelled."""
+    recorded in ``snapshot.errors``. If cancelled, returns what was scanned, marked cancelled.
+
+    ``on_listing`` is given each stretch of entries as it is recorded (the roots first), in
+    entry order, so a consumer can work while the workers walk; it runs in this process.
+    """
     options = options or ScanOptions()
     start = time.monotonic()
     is_cancelled = cancelled or (lambda: False)
     builder = SnapshotBuilder()
     tasks = [t for t in (builder.add_root(r) for r in normalize_roots(roots)) if t is not None]
+    if on_listing is not None:
+        on_listing(builder.listing_since((0, 0, 0)))
     reporter = _Reporter(progress, start)
     exclude = compile_excludes(options.exclude)
+    merge = _Merger(builder, reporter, on_listing)
 
     def walk_here(work: list[DirTask], budget: int) -> list[DirTask]:
         chunk = walk(
@@ -137,24 +147,49 @@ def scan(
             exclude=exclude,
             cancelled=is_cancelled,
         )
-        pending = builder.merge(chunk)
-        reporter.add(chunk)
+        pending = merge(chunk)
+        merge.flush()
         return pending
 
     pending = walk_here(tasks, IN_PROCESS_BUDGET) if tasks else []
     if pending and options.workers > 1 and not is_cancelled():
-        pending = _walk_in_pool(pending, options, builder, reporter, is_cancelled)
+        pending = _walk_in_pool(pending, options, merge, is_cancelled)
+        merge.flush()
     while pending and not is_cancelled():
         pending = walk_here(pending, WORKER_BUDGET)
     reporter.emit(force=True)
     return builder.freeze(time.monotonic() - start, cancelled=bool(pending) or is_cancelled())
 
 
+class _Merger:
+    """Adds a walked chunk to the snapshot being built and reports progress; flush() then
+    hands the new stretches of entries to the listing consumer, if there is one (the pool
+    loop flushes after giving the workers new work, so they never wait on the consumer)."""
+
+    def __init__(self, builder: SnapshotBuilder, reporter: _Reporter,
+                 on_listing: ListingCallback | None) -> None:
+        self.builder = builder
+        self.reporter = reporter
+        self.on_listing = on_listing
+        self.since: tuple[int, int, int] | None = None
+
+    def __call__(self, chunk: WalkChunk) -> list[DirTask]:
+        if self.since is None:
+            self.since = self.builder.mark()
+        pending = self.builder.merge(chunk)
+        self.reporter.add(chunk)
+        return pending
+
+    def flush(self) -> None:
+        if self.on_listing is not None and self.since is not None:
+            self.on_listing(self.builder.listing_since(self.since))
+        self.since = None
+
+
 def _walk_in_pool(
     pending: list[DirTask],
     options: ScanOptions,
-    builder: SnapshotBuilder,
-    reporter: _Reporter,
+    merge: _Merger,
     is_cancelled: CancelFlag,
 ) -> list[DirTask]:
     """Share ``pending`` among worker processes until all is walked or the scan is cancelled.
@@ -177,6 +212,7 @@ def _walk_in_pool(
                     error_callback=results.put,
                 )
                 outstanding += 1
+            merge.flush()  # while the workers walk
             try:
                 result = results.get(timeout=CANCEL_POLL)
             except queue.Empty:
@@ -186,8 +222,7 @@ def _walk_in_pool(
             outstanding -= 1
             if isinstance(result, BaseException):
                 raise result
-            work.extend(builder.merge(result))
-            reporter.add(result)
+            work.extend(merge(result))
             if is_cancelled():
                 return list(work)
         return []

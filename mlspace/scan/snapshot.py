@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlspace.scan.arrays import DirTree, parent_rows_of
+from mlspace.scan.listing import Listing
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
 
 KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
@@ -180,6 +181,11 @@ class Snapshot:
     def parent_rows_of(self, entries: np.ndarray) -> np.ndarray:
         """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
         return parent_rows_of(entries, self.range_rows, self.range_starts)
+
+    def as_listing(self) -> Listing:
+        """The whole snapshot as one stretch of entries (see mlspace.scan.listing)."""
+        return Listing(0, self.name_buffer, self.name_offsets, self.kind, 0, self.dir_entry,
+                       self.dir_first, self.dir_count)
 
     def all_parent_rows(self) -> np.ndarray:
         """The parent row of every entry (-1 for roots). The non-empty child ranges tile all

@@ -1,0 +1,65 @@
+"""A stretch of consecutive entries, with the folders whose listing they are: what one step
+of a scan recorded, or a whole snapshot.
+
+Why: a consumer (the classifier) can work through a scan while it runs, one step at a time,
+in the scanning process's idle time, and through a finished snapshot with the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Entries ``first_entry`` to ``first_entry + len(self) - 1``.
+
+    Names are in ``name_buffer``, each followed by NUL, and ``name_offsets`` (len + 1) are
+    local to it. The folders listed in this stretch are rows ``first_row`` onwards, given
+    by their entry, first child and child count (all global). A scan step's entries are
+    exactly its folders' children; a stretch may also hold entries that no folder of it
+    lists (the scan roots), whose folder is then not in this stretch or does not exist.
+    """
+
+    first_entry: int
+    name_buffer: bytes | memoryview
+    name_offsets: np.ndarray
+    kind: np.ndarray  # uint8 per entry, st_mode >> 12
+    first_row: int
+    dir_entry: np.ndarray
+    dir_first: np.ndarray
+    dir_count: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def names_of(self, entries: np.ndarray) -> list[str]:
+        """Names of entries given as indices local to this stretch."""
+        offsets = self.name_offsets
+        starts = offsets[entries].tolist()
+        ends = (offsets[np.asarray(entries) + 1] - 1).tolist()
+        buffer = self.name_buffer
+        return [str(buffer[a:b], "utf-8", "surrogateescape")
+                for a, b in zip(starts, ends, strict=True)]
+
+    def local_parent_rows(self) -> np.ndarray:
+        """For each entry, the global row of the folder in this stretch that lists it, or -1
+        where none of this stretch's folders does."""
+        parents = np.full(len(self), -1, dtype=np.int64)
+        counts = self.dir_count
+        rows = self.first_row + np.arange(len(counts))
+        covered = np.repeat(rows, counts)
+        starts = self.dir_first - self.first_entry
+        if len(covered):
+            # Each folder's children are contiguous; the folders' ranges are in entry order.
+            positions = np.repeat(starts - np.r_[0, np.cumsum(counts)[:-1]], counts)
+            parents[positions + np.arange(len(covered))] = covered
+        return parents
+
+
+def offsets_of(buffer: bytes) -> np.ndarray:
+    """Local name offsets of a NUL-terminated name buffer (len names + 1)."""
+    view = np.frombuffer(buffer, dtype=np.uint8)
+    return np.r_[0, np.flatnonzero(view == 0) + 1].astype(np.int64)
