@@ -217,6 +217,7 @@ class EntryClassifier:
         self.folder_names: dict[int, str] = {}  # folder entry -> name
         self.folder_parents: dict[int, int] = {}  # folder entry -> row listing it (-1: root)
         self.row_entries: list[int] = []  # per folder row, the folder's entry
+        self.roboflow_names: dict[int, str] = {}  # entry -> name of Roboflow-style images
 
     def add(self, listing: Listing) -> None:
         if listing.first_entry != len(self.codes) or listing.first_row != len(self.contexts):
@@ -232,6 +233,7 @@ class EntryClassifier:
                                     self.empty_tables, self.file_names)
         _resolve_by_name(listing, self.compiled, entry_ctx, codes)
         _resolve_media(listing, contexts, parents, codes)
+        self._note_roboflow(listing, codes)
         self.codes += codes.astype(np.uint8).tobytes()
 
     def finish(self, snapshot: Snapshot) -> Classification:
@@ -245,9 +247,17 @@ class EntryClassifier:
             ctx = CONTEXTS[contexts[row]] if row >= 0 else Context.GENERIC
             dumped = is_core_dump(snapshot.path(entry))
             categories[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[ctx]
-        _roboflow_variants(snapshot, categories)
+        categories[roboflow_variants(self.roboflow_names)] = Category.AUGMENTED
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, np.array(self.rules, dtype=np.int16), categories)
+
+    def _note_roboflow(self, listing: Listing, codes: np.ndarray) -> None:
+        """Dataset images named like Roboflow's exports (".rf." in the name): which of them
+        are augmented variants is decided in finish(), across the whole scan."""
+        named = listing.names_containing(b".rf.")
+        named = named[codes[named] == Category.DATASET]
+        self.roboflow_names.update(zip((named + listing.first_entry).tolist(),
+                                       listing.names_of(named), strict=True))
 
     def _remember_folders(self, listing: Listing, parents: np.ndarray) -> None:
         """Names and listing rows of the stretch's folders: later stretches list them."""
@@ -359,16 +369,6 @@ def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,
         sample = [next(names) for _ in range(min(count, SAMPLE_SIZE))] if need else []
         folder_codes.append(folder_media_category(ctx, count, sample))
     codes[media] = np.repeat(np.array(folder_codes, dtype=np.int16), counts)
-
-
-def _roboflow_variants(snapshot: Snapshot, categories: np.ndarray) -> None:
-    """Roboflow's augmented variants of dataset images, found by the ".rf." in their names
-    without a per-file loop (variants of one image are grouped across the whole scan)."""
-    roboflow = snapshot.names_containing(b".rf.")
-    roboflow = roboflow[categories[roboflow] == Category.DATASET]
-    if len(roboflow):
-        names = dict(zip(roboflow.tolist(), snapshot.names_of(roboflow), strict=True))
-        categories[roboflow_variants(names)] = Category.AUGMENTED
 
 
 def _categorise_folders(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray) -> None:

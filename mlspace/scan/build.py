@@ -26,6 +26,7 @@ class SnapshotBuilder:
         self._columns = {name: array(getattr(template, name).typecode) for name in _COLUMNS}
         self._names = bytearray()  # every name, each followed by NUL
         self._dirs = array("q")
+        self._dir_paths: list[str] = []
         self._errors: list[ScanError] = []
         self._other_fs: list[str] = []
         self._roots: list[str] = []
@@ -94,6 +95,7 @@ class SnapshotBuilder:
             rows[:, 0] = np.where(refs < 0, -1 - refs, refs + base)
             rows[:, 1] += base
             self._dirs.frombytes(rows.tobytes())
+            self._dir_paths.extend(chunk.dir_paths)
         self._errors.extend(ScanError(p, m) for p, m in chunk.errors)
         self._other_fs.extend(chunk.other_filesystems)
         return [
@@ -136,6 +138,7 @@ class SnapshotBuilder:
             dir_count=dir_count,
             dir_dev=dir_dev,
             dir_parent=dir_parent,
+            dir_paths=tuple(self._dir_paths),
             dir_disk=totals["disk"],
             dir_apparent=totals["apparent"],
             dir_files=totals["files"],

@@ -13,14 +13,13 @@ counts a hard-linked inode once, at its first recorded path, as ``du`` does.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from mlspace.scan.arrays import DirTree, parent_rows_of
-from mlspace.scan.listing import Listing
+from mlspace.scan.listing import Listing, entries_containing
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
 
 KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
@@ -72,6 +71,7 @@ class Snapshot:
     dir_count: np.ndarray
     dir_dev: np.ndarray
     dir_parent: np.ndarray  # row of the parent directory, -1 for roots
+    dir_paths: tuple[str, ...]  # the absolute path of each, as the walk opened it
     dir_disk: np.ndarray  # cumulative totals of each listed directory
     dir_apparent: np.ndarray
     dir_files: np.ndarray
@@ -138,17 +138,8 @@ class Snapshot:
             stack.extend(self.children(current))
 
     def names_containing(self, needle: bytes, ignore_case: bool = False) -> np.ndarray:
-        """Entries whose name contains ``needle`` (sorted), searched in the whole name buffer
-        at once (a literal search runs at memory speed; no name is decoded)."""
-        if not needle:
-            return np.zeros(0, dtype=np.int64)
-        haystack: bytes | memoryview = self.name_buffer
-        if ignore_case:
-            haystack, needle = bytes(haystack).lower(), needle.lower()
-        pattern = re.compile(re.escape(needle))
-        hits = np.fromiter((m.start() for m in pattern.finditer(haystack)), dtype=np.int64)
-        entries = np.searchsorted(self.name_offsets, hits, side="right") - 1  # sorted
-        return entries[np.r_[True, entries[1:] != entries[:-1]]] if len(entries) else entries
+        """Entries whose name contains ``needle`` (sorted), without decoding any name."""
+        return entries_containing(self.name_buffer, self.name_offsets, needle, ignore_case)
 
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""
@@ -208,19 +199,8 @@ class Snapshot:
         return (folder if folder.endswith("/") else folder + "/") + self.name(entry)
 
     def dir_path(self, row: int) -> str:
-        """The absolute path of a listed folder, remembered once built (folders are few)."""
-        cache: dict[int, str] = self.__dict__.setdefault("_dir_paths", {})
-        path = cache.get(row)
-        if path is None:
-            parent = int(self.dir_parent[row])
-            name = self.name(int(self.dir_entry[row]))
-            if parent < 0:
-                path = name
-            else:
-                folder = self.dir_path(parent)
-                path = (folder if folder.endswith("/") else folder + "/") + name
-            cache[row] = path
-        return path
+        """The absolute path of a listed folder."""
+        return self.dir_paths[row]
 
     def root_of(self, entry: int) -> int:
         """The index into ``roots`` of the root holding ``entry``."""

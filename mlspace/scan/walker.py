@@ -62,6 +62,7 @@ class WalkChunk:
     nlink: array = field(default_factory=lambda: array("H"))  # capped at NLINK_CAP
     # one row per listed directory, flattened: (ref, first child index, child count, st_dev)
     dirs: array = field(default_factory=lambda: array("q"))
+    dir_paths: list[str] = field(default_factory=list)  # the path of each listed directory
     pending: list[DirTask] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     other_filesystems: list[str] = field(default_factory=list)
@@ -126,6 +127,7 @@ def walk(
     ino_append = chunk.ino.append
     nlink_append = chunk.nlink.append
     dirs_extend = chunk.dirs.extend
+    dir_paths_append = chunk.dir_paths.append
     errors = chunk.errors
     stack = list(reversed(tasks))
     recorded = 0
@@ -190,6 +192,7 @@ def walk(
         if names:
             names_blocks.append("\0".join(names).encode("utf-8", "surrogateescape"))
         dirs_extend((ref, first, len(names), dev))
+        dir_paths_append(path)
         recorded += len(names)
         stack.extend(reversed(subdirs))
 
