@@ -20,7 +20,7 @@ from mlspace.classify.media import (
     needs_sample,
     roboflow_variants,
 )
-from mlspace.classify.names import NameColumns
+from mlspace.classify.names import NameColumns, NameSet
 from mlspace.classify.readers.headers import is_core_dump
 from mlspace.classify.rules import (
     CONTEXTS,
@@ -208,8 +208,7 @@ class EntryClassifier:
     def __init__(self, compiled: CompiledRules) -> None:
         self.compiled = compiled
         self.judge = FolderJudge(compiled)
-        self.markers = sorted(compiled.markers)
-        self.file_names = _FileNameCodes(compiled)
+        self.wanted = _WantedNames(compiled)
         self.empty_tables = np.array([compiled.file_tables[c].empty for c in Context])
         self.contexts = bytearray()  # per folder row
         self.rules: list[int] = []  # per folder row
@@ -224,13 +223,20 @@ class EntryClassifier:
             raise ValueError("stretches of a scan must be classified in order")
         names = NameColumns(listing)
         parents = listing.local_parent_rows()
+        named, which = names.entries_named(self.wanted.names)
         self._remember_folders(listing, parents)
-        self._judge_folders(listing, names, parents)
+        markers = self.wanted.is_marker[which]
+        self._judge_folders(listing, parents[named[markers]], which[markers])
         contexts = np.frombuffer(self.contexts, dtype=np.uint8)
         # An entry no folder lists (a scan root) reads the GENERIC appended at the end.
         entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
         codes = _codes_by_extension(listing, self.compiled, entry_ctx, names,
-                                    self.empty_tables, self.file_names)
+                                    self.empty_tables)
+        # Exact-name file rules, for files; -1 where only another context's rule names it
+        # (the extension decides there).
+        name_codes = self.wanted.codes[entry_ctx[named], which]
+        ruled = (name_codes >= 0) & (listing.kind[named] != KIND_DIR)
+        codes[named[ruled]] = name_codes[ruled]
         _resolve_by_name(listing, self.compiled, entry_ctx, codes)
         _resolve_media(listing, contexts, parents, codes)
         self._note_roboflow(listing, codes)
@@ -270,13 +276,14 @@ class EntryClassifier:
             self.folder_names[entry] = name
             self.folder_parents[entry] = parent
 
-    def _judge_folders(self, listing: Listing, names: NameColumns, parents: np.ndarray
+    def _judge_folders(self, listing: Listing, marker_rows: np.ndarray, markers: np.ndarray
                        ) -> None:
-        found, which = names.entries_named(self.markers)
+        """Judge the stretch's folders, given the markers found in it (the row holding each
+        and which of self.wanted.names it is)."""
         holding: dict[int, set[str]] = {}
-        for row, index in zip(parents[found].tolist(), which.tolist(), strict=True):
+        for row, index in zip(marker_rows.tolist(), markers.tolist(), strict=True):
             if row >= 0:
-                holding.setdefault(row, set()).add(self.markers[index])
+                holding.setdefault(row, set()).add(self.wanted.names.names[index])
         present = {row: frozenset(held) for row, held in holding.items()}
         no_markers: frozenset[str] = frozenset()
         for row, entry in enumerate(listing.dir_entry.tolist(), start=listing.first_row):
@@ -293,13 +300,17 @@ class EntryClassifier:
             self.row_entries.append(entry)
 
 
-class _FileNameCodes:
-    """The exact-name file rules of every context as one table: (context, name) -> code."""
+class _WantedNames:
+    """The names looked for in every stretch, as one NameSet: marker files of folder rules
+    and the names of exact-name file rules, with each one's code per context (-1: none)."""
 
     def __init__(self, compiled: CompiledRules) -> None:
-        self.names = sorted({n for t in compiled.file_tables.values() for n in t.names})
-        self.codes = np.array([[compiled.file_tables[ctx].names.get(n, -1) for n in self.names]
-                               for ctx in Context], dtype=np.int16)
+        rule_names = {n for t in compiled.file_tables.values() for n in t.names}
+        self.names = NameSet(sorted(compiled.markers | rule_names))
+        self.is_marker = np.array([n in compiled.markers for n in self.names.names], dtype=bool)
+        self.codes = np.array(
+            [[compiled.file_tables[ctx].names.get(n, -1) for n in self.names.names]
+             for ctx in Context], dtype=np.int16).reshape(len(Context), len(self.names.names))
 
 
 #: Marks an entry whose code the extension alone cannot give.
@@ -307,12 +318,10 @@ _UNDECIDED = -1
 
 
 def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,
-                        names: NameColumns, empty_tables: np.ndarray,
-                        file_names: _FileNameCodes) -> np.ndarray:
+                        names: NameColumns, empty_tables: np.ndarray) -> np.ndarray:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
-    itself must be looked at: unknown or contested extensions, names that an exact-name rule
-    knows (``metrics.csv`` is a log where ``*.csv`` is data), very long extensions. Folders
-    get a placeholder: their category comes from their context."""
+    itself must be looked at: unknown or contested extensions, very long extensions.
+    Folders get a placeholder: their category comes from their context."""
     is_dir = listing.kind == KIND_DIR
     groups = names.extension_groups(needed=~empty_tables[entry_ctx] & ~is_dir)
     # One column per extension, and a last one (read by group -1) for those not worked out.
@@ -330,10 +339,6 @@ def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np
             elif code is not None and code != SLOW:
                 table[ctx, column] = code
     codes = table[entry_ctx, groups.group]
-    named, which = names.entries_named(file_names.names)
-    name_codes = file_names.codes[entry_ctx[named], which]
-    # -1: a rule of another context names it; here the extension decides.
-    codes[named[name_codes >= 0]] = name_codes[name_codes >= 0]
     codes[is_dir] = DEFAULT_CATEGORY[Context.GENERIC]
     return codes
 

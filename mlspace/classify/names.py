@@ -70,7 +70,6 @@ class NameColumns:
         tails[early] <<= shifts  # those start at byte 0: move them up to end at byte 7
         self._outside = np.clip(8 - lengths, 0, 8).astype(np.uint8)  # word bytes before it
         np.bitwise_and(tails, _KEEP_LAST[8 - self._outside], out=tails)
-        self._buckets: np.ndarray | None = None
 
     def extension_groups(self, needed: np.ndarray) -> ExtensionGroups:
         """Group every entry by extension. An extension longer than 7 characters is found by
@@ -104,47 +103,57 @@ class NameColumns:
         _decode_long(self._snapshot, np.flatnonzero(unknown & needed), extensions, group)
         return ExtensionGroups(extensions, group)
 
-    def entries_named(self, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The entries (sorted) whose name is exactly one of ``names`` (case-sensitive), and
-        for each the index into ``names`` of the one it is. Names are compared byte for byte
-        in numpy; none is decoded."""
-        encoded = [n.encode("utf-8", "surrogateescape") for n in names]
-        if not encoded:
+    def entries_named(self, wanted: NameSet) -> tuple[np.ndarray, np.ndarray]:
+        """The entries (sorted) whose name is exactly one of ``wanted`` (case-sensitive), and
+        for each the index into ``wanted.names`` of the one it is. Names are compared byte for
+        byte in numpy; none is decoded."""
+        if not wanted.names:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        wanted_tails = np.array([_tail(e) for e in encoded], dtype=np.uint64)
-        buckets = np.zeros(1 << _BUCKET_BITS, dtype=bool)
-        buckets[_bucket(wanted_tails)] = True
-        if self._buckets is None:
-            self._buckets = _bucket(self._tails)
-        candidates = np.flatnonzero(buckets[self._buckets])
+        candidates = np.flatnonzero(wanted.buckets[_bucket(self._tails)])
         # Which wanted name each candidate might be: same last 8 bytes and length. Several
         # wanted names can share both, so each is tried in turn.
-        wanted_keys = _key(wanted_tails, np.array([len(e) for e in encoded]))
-        order = np.argsort(wanted_keys, kind="stable")
-        sorted_keys = wanted_keys[order]
         keys = _key(self._tails[candidates], self._lengths[candidates])
-        first = np.searchsorted(sorted_keys, keys)
+        first = np.searchsorted(wanted.sorted_keys, keys)
         which = np.full(len(candidates), -1, dtype=np.int64)
-        for step in range(int(np.unique(sorted_keys, return_counts=True)[1].max())):
-            at = np.minimum(first + step, len(order) - 1)
-            trying = (which < 0) & (first + step < len(order)) & (sorted_keys[at] == keys)
-            same = self._same_bytes(candidates[trying], encoded, order[at[trying]])
-            which[np.flatnonzero(trying)[same]] = order[at[trying]][same]
+        last = len(wanted.order) - 1
+        for step in range(wanted.most_sharing_a_key):
+            at = np.minimum(first + step, last)
+            trying = (which < 0) & (first + step <= last) & (wanted.sorted_keys[at] == keys)
+            maybe = wanted.order[at[trying]]
+            same = self._same_bytes(candidates[trying], wanted.table, maybe)
+            which[np.flatnonzero(trying)[same]] = maybe[same]
         hit = which >= 0
         return candidates[hit], which[hit]
 
-    def _same_bytes(self, entries: np.ndarray, encoded: list[bytes], which: np.ndarray
+    def _same_bytes(self, entries: np.ndarray, table: np.ndarray, which: np.ndarray
                     ) -> np.ndarray:
-        """Whether each entry's name is byte for byte ``encoded[which]`` (lengths equal)."""
-        width = max(len(e) for e in encoded)
-        table = np.zeros((len(encoded), width), dtype=np.uint8)
-        for i, raw in enumerate(encoded):
-            table[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
-        columns = np.arange(width)
+        """Whether each entry's name is byte for byte row ``which`` of ``table`` (their
+        lengths are known to be equal)."""
+        columns = np.arange(table.shape[1])
         starts = self._offsets[entries].astype(np.intp)
         positions = np.minimum(starts[:, None] + columns, len(self._raw) - 1)
         inside = columns < self._lengths[entries][:, None]
         return ((self._raw[positions] == table[which]) | ~inside).all(axis=1)
+
+
+class NameSet:
+    """Names to find among a snapshot's, prepared once (a classification looks for the same
+    marker and rule names in every stretch of a scan)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        encoded = [n.encode("utf-8", "surrogateescape") for n in self.names]
+        tails = np.array([_tail(e) for e in encoded], dtype=np.uint64)
+        self.buckets = np.zeros(1 << _BUCKET_BITS, dtype=bool)
+        self.buckets[_bucket(tails)] = True
+        keys = _key(tails, np.array([len(e) for e in encoded], dtype=np.int64))
+        self.order = np.argsort(keys, kind="stable")
+        self.sorted_keys = keys[self.order]
+        self.most_sharing_a_key = int(np.unique(keys, return_counts=True)[1].max(initial=0))
+        self.table = np.zeros((len(encoded), max((len(e) for e in encoded), default=0)),
+                              dtype=np.uint8)
+        for i, raw in enumerate(encoded):
+            self.table[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
 
 
 def _key(tails: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mlspace.classify.names import NameColumns
+from mlspace.classify.names import NameColumns, NameSet
 from mlspace.scan import ScanOptions, scan
 
 
@@ -67,7 +67,7 @@ def test_extensions_match_plain_string_code(names: list[str]) -> None:
 def test_exact_names_are_found_and_nothing_else(names: list[str], data: st.DataObject) -> None:
     wanted = sorted(set(data.draw(
         st.lists(st.one_of(st.sampled_from(names), _NAMES, _SAME_TAIL), max_size=6))))
-    entries, which = NameColumns(_Names(names)).entries_named(wanted)  # type: ignore[arg-type]
+    entries, which = NameColumns(_Names(names)).entries_named(NameSet(wanted))  # type: ignore[arg-type]
     expected = [i for i, n in enumerate(names) if n in wanted]
     assert entries.tolist() == expected
     assert [wanted[w] for w in which] == [names[i] for i in expected]
@@ -104,7 +104,7 @@ def test_on_a_scanned_folder_with_odd_names(tmp_path: Path) -> None:
     for entry, name in enumerate(all_names[1:], start=1):
         assert groups.extensions[int(groups.group[entry])] == _extension(name)
     wanted = ["checkpoint", "latest", "trainer_state.json"]
-    entries, which = columns.entries_named(wanted)
+    entries, which = columns.entries_named(NameSet(wanted))
     assert sorted(wanted[w] for w in which) == ["checkpoint", "trainer_state.json"]
     assert [all_names[e] for e in entries] == [wanted[w] for w in which]
 
