@@ -20,7 +20,7 @@ from mlspace.classify.media import (
     needs_sample,
     roboflow_variants,
 )
-from mlspace.classify.names import NameColumns, NameSet
+from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
 from mlspace.classify.readers.headers import is_core_dump
 from mlspace.classify.rules import (
     CONTEXTS,
@@ -230,7 +230,7 @@ class EntryClassifier:
         contexts = np.frombuffer(self.contexts, dtype=np.uint8)
         # An entry no folder lists (a scan root) reads the GENERIC appended at the end.
         entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
-        codes = _codes_by_extension(listing, self.compiled, entry_ctx, names,
+        codes, groups = _codes_by_extension(listing, self.compiled, entry_ctx, names,
                                     self.empty_tables)
         # Exact-name file rules, for files; -1 where only another context's rule names it
         # (the extension decides there).
@@ -239,7 +239,7 @@ class EntryClassifier:
         codes[named[ruled]] = name_codes[ruled]
         _resolve_by_name(listing, self.compiled, entry_ctx, codes)
         _resolve_media(listing, contexts, parents, codes)
-        self._note_roboflow(listing, codes)
+        self._note_roboflow(listing, names, groups, codes)
         self.codes += codes.astype(np.uint8).tobytes()
 
     def finish(self, snapshot: Snapshot) -> Classification:
@@ -257,13 +257,17 @@ class EntryClassifier:
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, np.array(self.rules, dtype=np.int16), categories)
 
-    def _note_roboflow(self, listing: Listing, codes: np.ndarray) -> None:
-        """Dataset images named like Roboflow's exports (".rf." in the name): which of them
-        are augmented variants is decided in finish(), across the whole scan."""
-        named = listing.names_containing(b".rf.")
-        named = named[codes[named] == Category.DATASET]
-        self.roboflow_names.update(zip((named + listing.first_entry).tolist(),
-                                       listing.names_of(named), strict=True))
+    def _note_roboflow(self, listing: Listing, names: NameColumns, groups: ExtensionGroups,
+                       codes: np.ndarray) -> None:
+        """Dataset images named like Roboflow's exports, "<stem>.rf.<32 hex>.<ext>": which of
+        them are augmented variants is decided in finish(), across the whole scan. ".rf." sits
+        at a fixed distance from the end of such a name, so only those names are decoded."""
+        images = np.flatnonzero(codes == Category.DATASET)
+        ext_bytes = np.array([len(e.encode("utf-8", "surrogateescape"))
+                              for e in groups.extensions] + [0])[groups.group[images]]
+        images = images[names.bytes_before_end(images, ext_bytes + _ROBOFLOW_TAIL, b".rf.")]
+        self.roboflow_names.update(zip((images + listing.first_entry).tolist(),
+                                       listing.names_of(images), strict=True))
 
     def _remember_folders(self, listing: Listing, parents: np.ndarray) -> None:
         """Names and listing rows of the stretch's folders: later stretches list them."""
@@ -313,12 +317,15 @@ class _WantedNames:
              for ctx in Context], dtype=np.int16).reshape(len(Context), len(self.names.names))
 
 
+#: Bytes from ".rf." to the extension's dot in a Roboflow export name: ".rf." + 32 hex.
+_ROBOFLOW_TAIL = 36
 #: Marks an entry whose code the extension alone cannot give.
 _UNDECIDED = -1
 
 
 def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,
-                        names: NameColumns, empty_tables: np.ndarray) -> np.ndarray:
+                        names: NameColumns, empty_tables: np.ndarray
+                        ) -> tuple[np.ndarray, ExtensionGroups]:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
     itself must be looked at: unknown or contested extensions, very long extensions.
     Folders get a placeholder: their category comes from their context."""
@@ -340,7 +347,7 @@ def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np
                 table[ctx, column] = code
     codes = table[entry_ctx, groups.group]
     codes[is_dir] = DEFAULT_CATEGORY[Context.GENERIC]
-    return codes
+    return codes, groups
 
 
 def _resolve_by_name(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,

@@ -125,6 +125,17 @@ class NameColumns:
         hit = which >= 0
         return candidates[hit], which[hit]
 
+    def bytes_before_end(self, entries: np.ndarray, distance: np.ndarray, needle: bytes
+                         ) -> np.ndarray:
+        """Whether ``needle`` sits ``distance`` bytes before the end of each entry's name
+        (bool per entry): a test of many names at one fixed place, none decoded."""
+        starts = self._offsets[entries].astype(np.intp)
+        at = starts + self._lengths[entries] - distance
+        fits = (at >= starts) & (distance >= len(needle))
+        positions = np.where(fits, at, 0)[:, None] + np.arange(len(needle))
+        found = self._raw[positions] == np.frombuffer(needle, dtype=np.uint8)
+        return fits & found.all(axis=1)
+
     def _same_bytes(self, entries: np.ndarray, table: np.ndarray, which: np.ndarray
                     ) -> np.ndarray:
         """Whether each entry's name is byte for byte row ``which`` of ``table`` (their

@@ -147,16 +147,16 @@ def scan(
             exclude=exclude,
             cancelled=is_cancelled,
         )
-        pending = merge(chunk)
-        merge.flush()
-        return pending
+        return merge(chunk)
 
+    # The first stretch is handed over once the pool has work, not before.
     pending = walk_here(tasks, IN_PROCESS_BUDGET) if tasks else []
     if pending and options.workers > 1 and not is_cancelled():
         pending = _walk_in_pool(pending, options, merge, is_cancelled)
-        merge.flush()
+    merge.flush()
     while pending and not is_cancelled():
         pending = walk_here(pending, WORKER_BUDGET)
+        merge.flush()
     reporter.emit(force=True)
     return builder.freeze(time.monotonic() - start, cancelled=bool(pending) or is_cancelled())
 

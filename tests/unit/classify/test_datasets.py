@@ -68,15 +68,16 @@ def test_keras_save_to_dir_names_are_augmented(tmp_path: Path) -> None:
     assert all(cats[p] == "augmented" for p in spec)
 
 
-def test_roboflow_variants_beyond_the_first_are_augmented(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ext", ["jpg", "jpeg", "PNG", "webp"])
+def test_roboflow_variants_beyond_the_first_are_augmented(tmp_path: Path, ext: str) -> None:
     hexes = [uuid.uuid4().hex for _ in range(14)]
-    spec = {f"export/train/photo{i}_png.rf.{hexes[i]}.jpg": 50 for i in range(12)}
-    spec["export/train/photo0_png.rf." + hexes[12] + ".jpg"] = 50
-    spec["export/train/photo0_png.rf." + hexes[13] + ".jpg"] = 50
+    spec = {f"export/train/photo{i}_png.rf.{hexes[i]}.{ext}": 50 for i in range(12)}
+    spec[f"export/train/photo0_png.rf.{hexes[12]}.{ext}"] = 50
+    spec[f"export/train/photo0_png.rf.{hexes[13]}.{ext}"] = 50
     cats = categories_by_path(inventory_of(make(tmp_path, spec)))
     photo0 = sorted(p for p in spec if "/photo0_" in p)
     assert [cats[p] for p in photo0] == ["dataset", "augmented", "augmented"]
-    assert cats[f"export/train/photo5_png.rf.{hexes[5]}.jpg"] == "dataset"
+    assert cats[f"export/train/photo5_png.rf.{hexes[5]}.{ext}"] == "dataset"
 
 
 def test_nnunet_preprocessed_is_augmented_raw_is_dataset(tmp_path: Path) -> None:

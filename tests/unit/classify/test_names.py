@@ -121,3 +121,16 @@ def test_names_containing_finds_each_entry_once(tmp_path: Path) -> None:
     folded = [names[e] for e in snapshot.names_containing(b".RF.", ignore_case=True)]
     assert sorted(folded) == ["A.RF.x", "a.rf.b.rf.c", "x.rf."]
     assert len(snapshot.names_containing(b"zzz")) == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_NAMES, min_size=1, max_size=30), st.integers(0, 12))
+def test_bytes_before_end_matches_slicing(names: list[str], distance: int) -> None:
+    needle = b".a"
+    entries = np.arange(len(names))
+    found = NameColumns(_Names(names)).bytes_before_end(  # type: ignore[arg-type]
+        entries, np.full(len(names), distance), needle)
+    for name, hit in zip(names, found.tolist(), strict=True):
+        raw = name.encode("utf-8", "surrogateescape")
+        at = len(raw) - distance
+        assert hit == (distance >= len(needle) and at >= 0 and raw[at : at + 2] == needle)
