@@ -129,12 +129,13 @@ class NameColumns:
                          ) -> np.ndarray:
         """Whether ``needle`` sits ``distance`` bytes before the end of each entry's name
         (bool per entry): a test of many names at one fixed place, none decoded."""
-        starts = self._offsets[entries].astype(np.intp)
-        at = starts + self._lengths[entries] - distance
-        fits = (at >= starts) & (distance >= len(needle))
-        positions = np.where(fits, at, 0)[:, None] + np.arange(len(needle))
-        found = self._raw[positions] == np.frombuffer(needle, dtype=np.uint8)
-        return fits & found.all(axis=1)
+        result = (self._lengths[entries] >= distance) & (distance >= len(needle))
+        fits = np.flatnonzero(result)  # names too short are out without a look
+        at = self._offsets[entries[fits]].astype(np.intp) + self._lengths[entries[fits]]
+        at -= distance[fits]
+        found = self._raw[at[:, None] + np.arange(len(needle))]
+        result[fits] = (found == np.frombuffer(needle, dtype=np.uint8)).all(axis=1)
+        return result
 
     def _same_bytes(self, entries: np.ndarray, table: np.ndarray, which: np.ndarray
                     ) -> np.ndarray:
