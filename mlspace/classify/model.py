@@ -4,7 +4,6 @@ ordered checkpoint series of a run, and runs. Frozen values, built once per clas
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -21,12 +20,13 @@ def build(cls: type[_Value], **values: Any) -> _Value:
     makes thousands of artifacts, so the field dict is filled in one go instead. These
     classes have no ``__post_init__`` to skip; unknown or missing fields still fail.
     """
-    defaults, factories, required, allowed = _field_spec(cls)
+    defaults, required, allowed = _SPECS.get(cls) or _field_spec(cls)
     if not required <= values.keys() <= allowed:
         raise TypeError(f"{cls.__name__}: fields {sorted(values)} do not fit")
     made = object.__new__(cls)
-    fresh = {name: make() for name, make in factories.items() if name not in values}
-    object.__setattr__(made, "__dict__", {**defaults, **fresh, **values})
+    fields = defaults.copy()
+    fields.update(values)
+    object.__setattr__(made, "__dict__", fields)
     return made
 
 
@@ -36,26 +36,29 @@ def evolve(value: _Value, **changes: Any) -> _Value:
     if not changes.keys() <= value.__dataclass_fields__.keys():
         raise TypeError(f"{type(value).__name__} has no field {sorted(changes)}")
     copy = object.__new__(type(value))
-    object.__setattr__(copy, "__dict__", {**value.__dict__, **changes})
+    fields = value.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(copy, "__dict__", fields)
     return copy
 
 
-@functools.cache
-def _field_spec(cls: type
-                ) -> tuple[dict[str, Any], dict[str, Any], frozenset[str], frozenset[str]]:
-    """(plain defaults, default factories, names of the fields without either, all names)."""
+_SPECS: dict[type, tuple[dict[str, Any], frozenset[str], frozenset[str]]] = {}
+
+
+def _field_spec(cls: type) -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
+    """(defaults, names of the fields without one, all names); plain defaults only."""
     defaults: dict[str, Any] = {}
-    factories: dict[str, Any] = {}
     required = set()
     for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING:
-            defaults[f.name] = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            factories[f.name] = f.default_factory
-        else:
+        if f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"build() does not run default factories ({cls.__name__}.{f.name})")
+        if f.default is dataclasses.MISSING:
             required.add(f.name)
+        else:
+            defaults[f.name] = f.default
     names = frozenset(f.name for f in dataclasses.fields(cls))
-    return defaults, factories, frozenset(required), names
+    _SPECS[cls] = spec = (defaults, frozenset(required), names)
+    return spec
 
 
 @dataclass(frozen=True)
