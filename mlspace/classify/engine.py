@@ -370,16 +370,22 @@ def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,
         return
     rows = parents[media]  # a folder's children are contiguous, so rows come in runs
     starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-    counts = np.diff(np.r_[starts, len(media)]).tolist()
-    folder_ctx = [CONTEXTS[c] for c in np.append(contexts, Context.GENERIC)[rows[starts]]]
-    sampled = [needs_sample(ctx, count) for ctx, count in zip(folder_ctx, counts, strict=True)]
+    counts = np.diff(np.r_[starts, len(media)])
+    folder_ctx = [CONTEXTS[c] for c in
+                  np.append(contexts, np.uint8(Context.GENERIC))[rows[starts]].tolist()]
+    counted = counts.tolist()
+    sampled = np.array([needs_sample(ctx, n) for ctx, n in zip(folder_ctx, counted, strict=True)],
+                       dtype=bool)
     # The first few names of each folder that needs a look, decoded in one call.
-    picks = [media[s : s + SAMPLE_SIZE] for s, need in zip(starts, sampled, strict=True) if need]
-    names = iter(listing.names_of(np.concatenate(picks)) if picks else [])
-    folder_codes = []
-    for ctx, count, need in zip(folder_ctx, counts, sampled, strict=True):
-        sample = [next(names) for _ in range(min(count, SAMPLE_SIZE))] if need else []
-        folder_codes.append(folder_media_category(ctx, count, sample))
+    take = np.where(sampled, np.minimum(counts, SAMPLE_SIZE), 0)
+    first_taken = np.cumsum(take) - take
+    picks = np.repeat(starts - first_taken, take) + np.arange(int(take.sum()))
+    names = listing.names_of(media[picks])
+    folder_codes = [
+        folder_media_category(ctx, n, names[at : at + k])
+        for ctx, n, at, k in zip(folder_ctx, counted, first_taken.tolist(), take.tolist(),
+                                 strict=True)
+    ]
     codes[media] = np.repeat(np.array(folder_codes, dtype=np.int16), counts)
 
 
