@@ -25,6 +25,7 @@ class Found(NamedTuple):
     """An artifact before series and runs are known, with what its name said."""
 
     artifact: Artifact
+    row: int  # a folder artifact's own folder row; -1 for files
     parent_row: int  # the folder holding it
     parsed: CheckpointName | None
 
@@ -62,7 +63,7 @@ def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: Comp
             disk_usage=disk[i], apparent_size=apparent[i], files=files[i], newest_mtime=newest[i],
             is_dir=True, **_parsed_fields(parsed),
         )
-        found.append(Found(artifact, parents[row], parsed))
+        found.append(Found(artifact, row, parents[row], parsed))
     return found
 
 
@@ -99,7 +100,7 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Found]:
         parsed = members[0][1]
         name = key if len(members) > 1 else snapshot.name(entries[0])
         found.append(Found(_make(snapshot, "checkpoint", Category.CHECKPOINT, entries, name,
-                                 parsed.tool, parsed), parent, parsed))
+                                 parsed.tool, parsed), -1, parent, parsed))
     return found
 
 

@@ -122,13 +122,13 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
     folders = folder_artifacts(snapshot, cls, compiled)
     checkpoints = [f for f in folders if f.artifact.kind == "checkpoint"]
     checkpoints += checkpoint_files(snapshot, cls)
-    run_folders = {f.artifact.entry: f.artifact for f in folders if f.artifact.kind == "run"}
-    run_entries = {row: _run_entry(snapshot, row, run_folders)
-                   for row in {f.parent_row for f in checkpoints}}
-    run_ids = {row: f"run:{snapshot.path(entry)}" for row, entry in run_entries.items()}
+    run_folders = {f.row: f.artifact for f in folders if f.artifact.kind == "run"}
+    run_rows = {row: _run_row(snapshot, row, run_folders)
+                for row in {f.parent_row for f in checkpoints}}
+    run_ids = {row: f"run:{snapshot.dir_path(run)}" for row, run in run_rows.items()}
     series, artifacts = build_series(snapshot, checkpoints, run_ids)
     runs = _collect_runs(snapshot, series, run_folders,
-                         {run_ids[row]: entry for row, entry in run_entries.items()})
+                         {run_ids[row]: run for row, run in run_rows.items()})
     artifacts += [f.artifact for f in folders if f.artifact.kind != "checkpoint"]
     artifacts.sort(key=lambda a: a.path)
     hub = tuple(d for a in artifacts if a.tool == "Hugging Face Hub cache"
@@ -170,7 +170,7 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray
     return disk, apparent, files
 
 
-def _run_entry(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> int:
+def _run_row(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> int:
     """The run that the checkpoints of folder ``row`` belong to: the nearest run folder at or
     up to three levels above it, else the folder itself, or its parent when the folder is a
     ``checkpoints``/``weights`` container."""
@@ -178,53 +178,46 @@ def _run_entry(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -
     for _ in range(4):
         if up < 0:
             break
-        entry = int(snapshot.dir_entry[up])
-        if entry in run_folders:
-            return entry
+        if up in run_folders:
+            return up
         up = int(snapshot.dir_parent[up])
-    folder_entry = int(snapshot.dir_entry[row])
-    parent = snapshot.parent(folder_entry)
-    if snapshot.name(folder_entry) in _CONTAINER_NAMES and parent >= 0:
-        return parent
-    return folder_entry
+    parent = int(snapshot.dir_parent[row])
+    name = os.path.basename(snapshot.dir_path(row).rstrip("/"))
+    return parent if name in _CONTAINER_NAMES and parent >= 0 else row
 
 
 def _collect_runs(snapshot: Snapshot, series: list[Series], run_folders: dict[int, Artifact],
                   series_runs: dict[str, int]) -> list[Run]:
-    """One run per run folder and per run that series were found in, with its series."""
+    """One run per run folder and per run that series were found in, with its series
+    (``series_runs``: the folder row of each run that series were found in, by run id)."""
     of_run: dict[str, list[Series]] = {}
     for s in series:
         of_run.setdefault(s.run or "", []).append(s)
     runs = []
-    for run_id, entry in series_runs.items():
+    for run_id, row in series_runs.items():
         members = of_run[run_id]
-        runs.append(_make_run(snapshot, entry, run_folders.get(entry), members[0].tool,
+        runs.append(_make_run(snapshot, row, run_folders.get(row), members[0].tool,
                               tuple(s.id for s in members)))
-    for entry, artifact in run_folders.items():
+    for row, artifact in run_folders.items():
         if f"run:{artifact.path}" not in series_runs:
-            runs.append(_make_run(snapshot, entry, artifact, artifact.tool, ()))
+            runs.append(_make_run(snapshot, row, artifact, artifact.tool, ()))
     return runs
 
 
-def _make_run(snapshot: Snapshot, entry: int, artifact: Artifact | None, tool: str | None,
+def _make_run(snapshot: Snapshot, row: int, artifact: Artifact | None, tool: str | None,
               series: tuple[str, ...]) -> Run:
-    """A run at folder ``entry``: a run folder's artifact already holds its path and sizes."""
-    if artifact is not None:
-        path, sizes = artifact.path, (artifact.disk_usage, artifact.apparent_size,
-                                      artifact.files, artifact.newest_mtime)
-    else:
-        path, totals = snapshot.path(entry), snapshot.totals(entry)
-        sizes = (totals.disk_usage, totals.apparent_size, totals.files, totals.newest_mtime)
+    """The run at folder ``row``."""
+    path = snapshot.dir_path(row)
     return build(
         Run,
         id=f"run:{path}",
         path=path,
-        name=os.path.basename(path),
+        name=os.path.basename(path.rstrip("/")) or path,
         tool=artifact.tool if artifact and artifact.tool else tool,
-        entry=entry,
-        disk_usage=sizes[0],
-        apparent_size=sizes[1],
-        files=sizes[2],
-        newest_mtime=sizes[3],
+        entry=int(snapshot.dir_entry[row]),
+        disk_usage=int(snapshot.dir_disk[row]),
+        apparent_size=int(snapshot.dir_apparent[row]),
+        files=int(snapshot.dir_files[row]),
+        newest_mtime=float(snapshot.dir_newest[row]),
         series=series,
     )
