@@ -93,10 +93,13 @@ def report_classification(scans: list[dict], classified: list[dict]) -> None:
     after = [c["classify_seconds"] for c in classified]
     added = sorted((d + a) / s["seconds"] - 1 for d, a, s in zip(during, after, scans,
                                                                 strict=True))
+    plain = statistics.median(s["seconds"] for s in scans)
+    of_medians = (statistics.median(during) + statistics.median(after)) / plain - 1
     print(f"scan while classifying: {statistics.median(during):.3f} s, then "
           f"{statistics.median(after):.3f} s to finish the inventory")
-    print(f"classification adds:    {100 * statistics.median(added):+.1f}% to the scan "
-          f"(per run {', '.join(f'{100 * x:+.0f}%' for x in added)})")
+    print(f"classification adds:    {100 * statistics.median(added):+.1f}% to the scan, median "
+          f"of runs ({100 * of_medians:+.1f}% from the medians; per run "
+          f"{', '.join(f'{100 * x:+.0f}%' for x in added)})")
     print(f"rules:        {statistics.median(c['rules_seconds'] for c in classified):.3f} s"
           "   (import and rules, read before the scan starts)")
     print(f"classified during the scan = classified after it: "
