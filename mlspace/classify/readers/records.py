@@ -23,14 +23,18 @@ def read_text(path: str, limit: int = MAX_RECORD_BYTES) -> str | None:
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
+        blocks, left = [], limit + 1  # the file may grow while it is read
+        while left > 0 and (block := os.read(fd, min(left, 1 << 20))):
+            blocks.append(block)
+            left -= len(block)
     except OSError:
         return None
     finally:
         os.close(fd)
+    data = b"".join(blocks)
     return None if len(data) > limit else data.decode("utf-8", "replace")
 
 
