@@ -159,7 +159,10 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray
     keys[keys < 0] = rows
     keys *= _CATEGORIES
     keys += categories
-    columns = (snapshot.blocks * snapshot.counted, snapshot.apparent * snapshot.counted,
+    counted = snapshot.counted
+    every_inode_once = bool(counted.all())  # no second path to a file: no masked copies
+    columns = (snapshot.blocks if every_inode_once else snapshot.blocks * counted,
+               snapshot.apparent if every_inode_once else snapshot.apparent * counted,
                (snapshot.kind != KIND_DIR).view(np.uint8))
     disk, apparent, files = (
         snapshot.tree.subtree_sums_by_group(keys, column, _CATEGORIES, rows + 1)[:rows]
