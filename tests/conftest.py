@@ -25,3 +25,13 @@ def isolated_user_dirs(
         (home / sub).mkdir(parents=True, exist_ok=True)
         monkeypatch.setenv(var, str(home / sub))
     return home
+
+
+@pytest.fixture
+def tiny_walk_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut every walk after a handful of entries, so even a small tree is scanned in many
+    chunks, merged in whatever order the workers finish them."""
+    from mlspace.scan import scanner
+
+    monkeypatch.setattr(scanner, "IN_PROCESS_BUDGET", 3)
+    monkeypatch.setattr(scanner, "WORKER_BUDGET", 4)

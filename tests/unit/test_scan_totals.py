@@ -10,7 +10,6 @@ import pytest
 from trees import NON_UTF8_NAME, du, has_du, make_awkward_tree, make_very_long_path, write
 
 from mlspace.scan import ScanOptions, scan
-from mlspace.scan import scanner as scanner_module
 
 pytestmark = pytest.mark.skipif(not has_du(), reason="needs du")
 
@@ -21,12 +20,9 @@ def awkward(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_totals_equal_du_with_hardlinks_sparse_and_symlinks(
-    awkward: Path, workers: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Tiny budgets force the parallel path to split work even on a small tree.
-    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 3)
-    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 4)
+@pytest.mark.usefixtures("tiny_walk_budgets")
+def test_totals_equal_du_with_hardlinks_sparse_and_symlinks(awkward: Path, workers: int
+                                                            ) -> None:
     snap = scan([awkward], ScanOptions(workers=workers))
     totals = snap.grand_totals()
     assert totals.disk_usage == du(awkward, "-B1")
@@ -147,13 +143,10 @@ def test_directory_totals_are_cumulative_and_newest_mtime(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_every_entry_knows_its_folder(
-    awkward: Path, tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """all_parent_rows() (one repeat over the child ranges) agrees with the per-entry search
-    and with the paths, with several roots, a file root and parallel chunks."""
-    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 3)
-    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 4)
+@pytest.mark.usefixtures("tiny_walk_budgets")
+def test_every_entry_knows_its_folder(awkward: Path, tmp_path: Path, workers: int) -> None:
+    """all_parent_rows() (a running sum over the child ranges) agrees with the per-entry
+    search and with the paths, with several roots, a file root and parallel chunks."""
     (tmp_path / "empty").mkdir()
     root_file = write(tmp_path / "alone.bin", 10)
     snap = scan([awkward, tmp_path / "empty", root_file], ScanOptions(workers=workers))

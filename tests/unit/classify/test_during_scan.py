@@ -12,16 +12,11 @@ from trees import make_awkward_tree
 from mlspace.classify import EntryClassifier, classify, load_rules
 from mlspace.demo import generate
 from mlspace.scan import ScanOptions, scan
-from mlspace.scan import scanner as scanner_module
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_during_scan_equals_after_scan(
-    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Tiny budgets cut the walk into many chunks, merged in whatever order workers finish.
-    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 5)
-    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 7)
+@pytest.mark.usefixtures("tiny_walk_budgets")
+def test_during_scan_equals_after_scan(tmp_path: Path, workers: int) -> None:
     demo = generate(tmp_path / "demo")
     awkward = make_awkward_tree(tmp_path / "awkward")
     lone_file = tmp_path / "model.safetensors"
