@@ -191,7 +191,8 @@ def _slow_code(name: str, table: FileTable, default: int) -> int:
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
     """Categories for every entry; context and matching rule for every listed folder."""
     classifier = EntryClassifier(compiled)
-    classifier.add(snapshot.as_listing())
+    for listing in snapshot.listings():
+        classifier.add(listing)
     return classifier.finish(snapshot)
 
 

@@ -178,6 +178,32 @@ class Snapshot:
         return Listing(0, self.name_buffer, self.name_offsets, self.kind, 0, self.dir_entry,
                        self.dir_first, self.dir_count)
 
+    def listings(self, entries_per_stretch: int = 1 << 15) -> Iterator[Listing]:
+        """The snapshot as consecutive stretches of about ``entries_per_stretch`` entries,
+        cut between folders: the roots, then runs of folders with their children (each
+        folder's children are contiguous and come in folder order). Consumers work on
+        small arrays this way, which is faster than one pass over a million entries."""
+        roots = len(self.root_entries)
+        yield self._stretch(0, roots, 0, 0)
+        rows = len(self.dir_entry)
+        ends = (self.dir_first + self.dir_count).tolist()
+        row = 0
+        while row < rows:
+            first = int(self.dir_first[row])
+            last = row
+            while last + 1 < rows and ends[last + 1] - first <= entries_per_stretch:
+                last += 1
+            yield self._stretch(first, ends[last], row, last + 1)
+            row = last + 1
+
+    def _stretch(self, first: int, end: int, first_row: int, end_row: int) -> Listing:
+        offsets = self.name_offsets[first : end + 1]
+        base = int(offsets[0])
+        return Listing(first, self.name_buffer[base : int(offsets[-1])],
+                       (offsets - base).astype(np.int64), self.kind[first:end], first_row,
+                       self.dir_entry[first_row:end_row], self.dir_first[first_row:end_row],
+                       self.dir_count[first_row:end_row])
+
     def all_parent_rows(self) -> np.ndarray:
         """The parent row of every entry (-1 for roots). The non-empty child ranges tile all
         non-root entries in order, so each range start adds the step from the previous row
