@@ -82,6 +82,12 @@ class Inventory:
             out[self.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
         return out
 
+    def folder_category_totals(self, leaving_out: np.ndarray
+                               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Like dir_category_disk / _apparent / _files, without the entries where
+        ``leaving_out`` is True (what a cleanup moved to the trash since the scan)."""
+        return _category_totals(self.snapshot, self.categories, leaving_out)
+
     def artifact_of_entries(self) -> np.ndarray:
         """For every entry, the index into ``artifacts`` of the innermost artifact holding it
         (-1 for none); folder artifacts cover their subtree."""
@@ -148,9 +154,11 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
     )
 
 
-def _category_totals(snapshot: Snapshot, categories: np.ndarray
+def _category_totals(snapshot: Snapshot, categories: np.ndarray,
+                     leaving_out: np.ndarray | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cumulative per-category totals for every folder (hard links counted once)."""
+    """Cumulative per-category totals for every folder (hard links counted once), without
+    the entries ``leaving_out`` marks."""
     rows = len(snapshot.dir_entry)
     # Where each entry is booked first: a listed folder on its own row, anything else on the
     # row listing it; a root that is a file on an extra row, dropped at the end.
@@ -159,11 +167,12 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray
     keys[keys < 0] = rows
     keys *= _CATEGORIES
     keys += categories
-    counted = snapshot.counted
+    counted = snapshot.counted if leaving_out is None else snapshot.counted & ~leaving_out
     every_inode_once = bool(counted.all())  # no second path to a file: no masked copies
+    files = snapshot.kind != KIND_DIR
     columns = (snapshot.blocks if every_inode_once else snapshot.blocks * counted,
                snapshot.apparent if every_inode_once else snapshot.apparent * counted,
-               (snapshot.kind != KIND_DIR).view(np.uint8))
+               (files if leaving_out is None else files & ~leaving_out).view(np.uint8))
     disk, apparent, files = (
         snapshot.tree.subtree_sums_by_group(keys, column, _CATEGORIES, rows + 1)[:rows]
         for column in columns)

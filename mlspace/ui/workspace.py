@@ -40,6 +40,8 @@ class Workspace(QObject):
         self.full_plan: Plan | None = None
         self._gone: set[str] = set()  # paths moved to the trash since the scan
         self.removed: np.ndarray | None = None  # entries moved to the trash since the scan
+        # Per-folder space by category without what was trashed: None until something is.
+        self._folder_categories: tuple[np.ndarray, np.ndarray] | None = None
         self.advice = AdviceSettings()
         self._artifact_at: dict[int, Artifact] = {}
 
@@ -54,6 +56,7 @@ class Workspace(QObject):
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
         self.removed = np.zeros(len(inventory.snapshot), dtype=bool)
+        self._folder_categories = None
         self._gone = set()
         self.filter = apply_filter(inventory, ages, FilterSpec())
         self.full_plan = plan if plan is not None else advise(inventory, self.advice)
@@ -131,6 +134,8 @@ class Workspace(QObject):
             (self._gone.add if removed else self._gone.discard)(path)
         self.filter = apply_filter(self.inventory, self.ages, self.filter.spec,  # type: ignore[arg-type]
                                    self.removed)
+        disk, apparent, _ = self.inventory.folder_category_totals(self.removed)
+        self._folder_categories = (disk, apparent)
         self.view_changed.emit()
         self.replan()
 
@@ -214,7 +219,9 @@ class Workspace(QObject):
         spec = self.filter.spec
         if spec.categories is not None and len(spec.categories) == 1:
             return next(iter(spec.categories))
-        per_category = (inv.dir_category_apparent if self.apparent else inv.dir_category_disk)[row]
+        disk, apparent = self._folder_categories or (inv.dir_category_disk,
+                                                     inv.dir_category_apparent)
+        per_category = (apparent if self.apparent else disk)[row]
         if per_category.sum() == 0:
             return inv.category(entry)
         return Category(int(per_category.argmax()))

@@ -169,3 +169,40 @@ def test_charts_drop_what_was_moved_to_the_trash(window: MainWindow, qtbot: QtBo
     after = dict(window.category_chart.values())[Category.CACHE]
     assert after == before - caches.apparent_bytes
     assert int(window.age_chart.table().sum()) == ages_before - caches.apparent_bytes
+
+
+def test_folder_colours_follow_what_was_moved_to_the_trash(window: MainWindow, qtbot: QtBot,
+                                                          demo_root: Path) -> None:
+    """A folder is coloured by the category holding most of its space: after a cleanup
+    that is what is left in it, counted afresh, without a rescan."""
+    from mlspace.classify import Category
+    from mlspace.ui.colors import category_color
+    from mlspace.ui.tree_model import CATEGORY, VALUE_ROLE
+
+    snap = window.ws.inventory.snapshot
+    folder = snap.find(str(demo_root / "src"))
+
+    def shown() -> Category:
+        index = window.model.index_of(folder)
+        category = Category(window.model.index(index.row(), CATEGORY, index.parent()).data(
+            VALUE_ROLE))
+        assert index.data(Qt.ItemDataRole.DecorationRole) == category_color(category)
+        return category
+
+    def left_in_folder() -> Category:  # what the folder holds now, file by file
+        space = dict.fromkeys(Category, 0)
+        for entry in snap.subtree(folder):
+            if not window.ws.removed[entry] and snap.counted[entry]:
+                space[window.ws.inventory.category(entry)] += int(snap.apparent[entry])
+        return max(space, key=space.__getitem__)
+
+    window.ws.set_apparent(True)
+    before = shown()
+    assert before == left_in_folder() == Category.CACHE  # __pycache__ outweighs the code
+    caches = next(s for s in window.ws.plan.suggestions if s.policy == "python-caches")
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        window.confirm_and_clean([caches])
+    assert shown() == left_in_folder() != before
+    window.undo_last_cleanup()
+    qtbot.waitUntil(lambda: shown() == before, timeout=30_000)

@@ -25,26 +25,42 @@ def test_category_totals_equal_a_walk_of_each_subtree(tmp_path: Path) -> None:
     os.link(root / "run" / "checkpoint-10" / "optimizer.pt", root / "run" / "optimizer-copy.pt")
     inventory = classify(scan([root], ScanOptions(workers=1)))
     snap = inventory.snapshot
+    # What a cleanup took away: every third entry (with all below it).
+    trashed = np.zeros(len(snap), dtype=bool)
+    for entry in range(1, len(snap), 3):
+        trashed[list(snap.subtree(entry))] = True
+    after_cleanup = inventory.folder_category_totals(trashed)
     seen = set()
     for row, folder in enumerate(snap.dir_entry.tolist()):
-        disk = dict.fromkeys(Category, 0)
-        apparent = dict.fromkeys(Category, 0)
-        files = dict.fromkeys(Category, 0)
-        for entry in snap.subtree(folder):
-            cat = inventory.category(entry)
-            if snap.counted[entry]:
-                disk[cat] += int(snap.blocks[entry]) * 512
-                apparent[cat] += int(snap.apparent[entry])
-            files[cat] += not snap.is_dir(entry)
-        for cat in Category:
-            assert inventory.dir_category_disk[row, cat] == disk[cat]
-            assert inventory.dir_category_apparent[row, cat] == apparent[cat]
-            assert inventory.dir_category_files[row, cat] == files[cat]
+        for leaving_out, tables in ((None, (inventory.dir_category_disk,
+                                            inventory.dir_category_apparent,
+                                            inventory.dir_category_files)),
+                                    (trashed, after_cleanup)):
+            disk, apparent, files = _walk(inventory, folder, leaving_out)
+            for cat in Category:
+                assert tables[0][row, cat] == disk[cat]
+                assert tables[1][row, cat] == apparent[cat]
+                assert tables[2][row, cat] == files[cat]
         assert inventory.dir_category_disk[row].sum() == snap.dir_disk[row]
         assert inventory.dir_category_apparent[row].sum() == snap.dir_apparent[row]
         assert inventory.dir_category_files[row].sum() == snap.dir_files[row]
-        seen |= {c for c in Category if files[c]}
+        seen |= {c for c in Category if inventory.dir_category_files[row, c]}
     assert {Category.CHECKPOINT, Category.LOG, Category.DATASET} <= seen
+
+
+def _walk(inventory, folder: int, leaving_out: np.ndarray | None):  # noqa: ANN001, ANN202
+    """Per-category disk, apparent and file counts of a folder's subtree, entry by entry."""
+    snap = inventory.snapshot
+    disk, apparent, files = (dict.fromkeys(Category, 0) for _ in range(3))
+    for entry in snap.subtree(folder):
+        if leaving_out is not None and leaving_out[entry]:
+            continue
+        cat = inventory.category(entry)
+        if snap.counted[entry]:
+            disk[cat] += int(snap.blocks[entry]) * 512
+            apparent[cat] += int(snap.apparent[entry])
+        files[cat] += not snap.is_dir(entry)
+    return disk, apparent, files
 
 
 def test_sums_stay_exact_beyond_float_precision() -> None:
