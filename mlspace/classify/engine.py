@@ -1,10 +1,10 @@
-"""The classification pass: decide each folder's context once, then give each file a category
-with a dict lookup on its name or extension.
+"""The classification pass: decide each folder's context once, then give each entry a
+category from its folder's context and its name, stretch by stretch of a scan.
 
-Folders are visited in snapshot row order, which puts every parent before its children, so a
-folder's context is decided knowing its parent's. Per file the work is one or two dict
-lookups; prefixes, regexes and long suffixes are tried only for names whose extension is
-unknown or contested.
+Per stretch, names are looked at with numpy (mlspace.classify.names): each entry's extension
+group meets a (context x extension) table, marker files and exact-name rules are found
+byte for byte, and only names that neither can decide go through the rules one by one
+(mlspace.classify.name_rules). Media folders are sampled a few names each.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlspace.classify.categories import Category
+from mlspace.classify.folder_judge import FolderJudge
 from mlspace.classify.media import (
     SAMPLE_SIZE,
     folder_media_category,
     needs_sample,
     roboflow_variants,
 )
+from mlspace.classify.name_rules import file_codes
 from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
 from mlspace.classify.readers.headers import is_core_dump
 from mlspace.classify.rules import (
@@ -31,7 +33,6 @@ from mlspace.classify.rules import (
     SLOW,
     CompiledRules,
     Context,
-    FileTable,
 )
 from mlspace.scan import Snapshot
 from mlspace.scan.listing import Listing
@@ -46,146 +47,6 @@ class Classification:
     contexts: np.ndarray  # uint8 per directory row
     dir_rules: np.ndarray  # int16 per directory row
     categories: np.ndarray  # uint8 per entry
-
-
-class FolderJudge:
-    """Decides a folder's context from its name, its parent and the names inside it."""
-
-    def __init__(self, compiled: CompiledRules) -> None:
-        self.rules = compiled.dir_rules
-        self.by_name = compiled.by_name
-        self.by_marker = compiled.by_marker
-        self.regex = compiled.dir_regex
-        self.regex_rule = compiled.regex_rule
-        self.markers = compiled.markers
-        self.patterns = compiled.dir_patterns
-        self._mentions: dict[tuple[str, frozenset[str]], tuple[tuple[int, ...], bool, bool]] = {}
-        self._verdicts: dict[tuple[str, frozenset[str], Context, str], tuple[Context, int]] = {}
-
-    def judge(self, name: str, parent_name: str, parent: Context, present: frozenset[str]
-              ) -> tuple[Context, int]:
-        """The context of folder ``name`` given its parent and the marker names it holds, and
-        the rule that decided it (-1: inherited). Workspaces repeat themselves (checkpoint-500
-        in every run), so what mentions a name and each verdict are remembered; a verdict
-        depends on the parent's name only when a rule that could decide it names parents."""
-        mentioned = self._mentions.get((name, present))
-        if mentioned is None:
-            mentioned = self._mentions[name, present] = self._mentioning(name, present)
-        candidates, regex_matched, by_parent_name = mentioned
-        if not candidates:  # most folders: no rule so much as mentions them
-            return INHERITED[parent], -1
-        key = (name, present, parent, parent_name if by_parent_name else "")
-        verdict = self._verdicts.get(key)
-        if verdict is None:
-            verdict = self._verdicts[key] = self._decide(
-                candidates, regex_matched, name, parent_name, parent, present)
-        return verdict
-
-    def _mentioning(self, name: str, present: frozenset[str]
-                    ) -> tuple[tuple[int, ...], bool, bool]:
-        """(rules that mention the folder by name, regex or marker; whether the combined
-        regex matched; whether any rule that could decide names parents)."""
-        candidates = list(self.by_name.get(name, ()))
-        match = self.regex.fullmatch(name) if self.regex is not None else None
-        if match is not None:
-            candidates.append(self.regex_rule[match.lastgroup or ""])
-        for marker in present:
-            candidates.extend(self.by_marker.get(marker, ()))
-        ordered = tuple(sorted(set(candidates)))
-        deciders = [self.rules[i] for i in ordered]
-        if match is not None:
-            deciders += [self.rules[i] for i in self.patterns]
-        return ordered, match is not None, any(rule.parents for rule in deciders)
-
-    def _decide(self, candidates: tuple[int, ...], regex_matched: bool, name: str,
-                parent_name: str, parent: Context, present: frozenset[str]
-                ) -> tuple[Context, int]:
-        for index in candidates:
-            if self._applies(index, name, parent_name, parent, present):
-                return self.rules[index].context, index
-        if regex_matched:
-            # The combined regex reports only its first matching alternative; a later regex
-            # rule may match too and fit where the first one did not.
-            for index, pattern in self.patterns.items():
-                if pattern.fullmatch(name) and self._applies(
-                    index, name, parent_name, parent, present
-                ):
-                    return self.rules[index].context, index
-        return INHERITED[parent], -1
-
-    def _applies(self, index: int, name: str, parent_name: str, parent: Context,
-                 present: frozenset[str]) -> bool:
-        rule = self.rules[index]
-        return (
-            parent in rule.within
-            and (not rule.parents or parent_name in rule.parents)
-            and (not rule.markers or not rule.markers.isdisjoint(present))
-            and (not rule.names or name in rule.names)
-            and (not rule.regex or self.patterns[index].fullmatch(name) is not None)
-        )
-
-
-def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
-    """A code per name: a Category value, or MEDIA / CORE_DUMP to be resolved per folder."""
-    if table.empty:
-        return bytearray([default]) * len(names)
-    names_get = table.names.get
-    ext_get = table.extensions.get
-    out = bytearray(len(names))
-    for i, name in enumerate(names):
-        code = names_get(name)
-        if code is None:
-            dot = name.rfind(".")
-            code = ext_get(name[dot:].lower() if dot > 0 else "")
-            if code is None:
-                # No rule knows this extension (a multi-dot suffix ending in it would have
-                # made it SLOW): only a prefix or regex rule can say more.
-                code = _rule_code(name, table)
-                code = default if code is None else code
-            elif code == SLOW:
-                code = _slow_code(name, table, default)
-        out[i] = code
-    return out
-
-
-def _rule_code(name: str, table: FileTable) -> int | None:
-    """What the prefix and regex rules say (the earliest matching rule wins), if anything."""
-    best: tuple[int, int] | None = None  # (rule order, code)
-    if table.prefixes and name.startswith(table.prefixes):
-        for prefix, code, order in table.prefix_codes:
-            if name.startswith(prefix):
-                best = (order, code)
-                break
-    for regex in (table.regex, table.hinted_regex):
-        if regex is None or (
-            regex is table.hinted_regex
-            and name[name.rfind("."):].lower() not in table.hinted_suffixes
-        ):
-            continue
-        match = regex.fullmatch(name)
-        if match is not None:
-            code, order = table.regex_codes[match.lastgroup or ""]
-            if best is None or order < best[0]:
-                best = (order, code)
-    return best[1] if best is not None else None
-
-
-def _slow_code(name: str, table: FileTable, default: int) -> int:
-    """Prefix and regex rules, then the longest known suffix."""
-    code = _rule_code(name, table)
-    if code is not None:
-        return code
-    lower = name.lower()
-    dot = lower.find(".", 1)
-    while dot > 0:
-        suffix = lower[dot:]
-        code = table.long_suffixes.get(suffix)
-        if code is None and "." not in suffix[1:]:
-            code = table.extensions.get(suffix)
-        if code is not None and code != SLOW:
-            return code
-        dot = lower.find(".", dot + 1)
-    return default
 
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
@@ -228,11 +89,12 @@ class EntryClassifier:
         self._remember_folders(listing, parents)
         markers = self.wanted.is_marker[which]
         self._judge_folders(listing, parents[named[markers]], which[markers])
-        contexts = np.frombuffer(self.contexts, dtype=np.uint8)
-        # An entry no folder lists (a scan root) reads the GENERIC appended at the end.
+        # A copy (a view would pin self.contexts, which the next stretch appends to). An
+        # entry no folder lists (a scan root) reads the GENERIC appended at the end.
+        contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
         entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
         codes, groups = _codes_by_extension(listing, self.compiled, entry_ctx, names,
-                                    self.empty_tables)
+                                            self.empty_tables)
         # Exact-name file rules, for files; -1 where only another context's rule names it
         # (the extension decides there).
         name_codes = self.wanted.codes[entry_ctx[named], which]

@@ -1,0 +1,70 @@
+"""The file rules applied to one name at a time: for the few names whose extension alone
+cannot decide (unknown in a context with prefix or regex rules, or contested by a
+multi-dot suffix such as ``.pt.trace.json``)."""
+
+from __future__ import annotations
+
+from mlspace.classify.rules import SLOW, FileTable
+
+
+def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
+    """A code per name: a Category value, or MEDIA / CORE_DUMP to be resolved per folder."""
+    if table.empty:
+        return bytearray([default]) * len(names)
+    names_get = table.names.get
+    ext_get = table.extensions.get
+    out = bytearray(len(names))
+    for i, name in enumerate(names):
+        code = names_get(name)
+        if code is None:
+            dot = name.rfind(".")
+            code = ext_get(name[dot:].lower() if dot > 0 else "")
+            if code is None:
+                # No rule knows this extension (a multi-dot suffix ending in it would have
+                # made it SLOW): only a prefix or regex rule can say more.
+                code = _rule_code(name, table)
+                code = default if code is None else code
+            elif code == SLOW:
+                code = _slow_code(name, table, default)
+        out[i] = code
+    return out
+
+
+def _rule_code(name: str, table: FileTable) -> int | None:
+    """What the prefix and regex rules say (the earliest matching rule wins), if anything."""
+    best: tuple[int, int] | None = None  # (rule order, code)
+    if table.prefixes and name.startswith(table.prefixes):
+        for prefix, code, order in table.prefix_codes:
+            if name.startswith(prefix):
+                best = (order, code)
+                break
+    for regex in (table.regex, table.hinted_regex):
+        if regex is None or (
+            regex is table.hinted_regex
+            and name[name.rfind("."):].lower() not in table.hinted_suffixes
+        ):
+            continue
+        match = regex.fullmatch(name)
+        if match is not None:
+            code, order = table.regex_codes[match.lastgroup or ""]
+            if best is None or order < best[0]:
+                best = (order, code)
+    return best[1] if best is not None else None
+
+
+def _slow_code(name: str, table: FileTable, default: int) -> int:
+    """Prefix and regex rules, then the longest known suffix."""
+    code = _rule_code(name, table)
+    if code is not None:
+        return code
+    lower = name.lower()
+    dot = lower.find(".", 1)
+    while dot > 0:
+        suffix = lower[dot:]
+        code = table.long_suffixes.get(suffix)
+        if code is None and "." not in suffix[1:]:
+            code = table.extensions.get(suffix)
+        if code is not None and code != SLOW:
+            return code
+        dot = lower.find(".", dot + 1)
+    return default
