@@ -30,8 +30,10 @@ def isolated_user_dirs(
 @pytest.fixture
 def tiny_walk_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cut every walk after a handful of entries, so even a small tree is scanned in many
-    chunks, merged in whatever order the workers finish them."""
+    chunks, merged in whatever order the workers finish them, and handed on to a listing
+    consumer a few at a time."""
     from mlspace.scan import scanner
 
     monkeypatch.setattr(scanner, "IN_PROCESS_BUDGET", 3)
     monkeypatch.setattr(scanner, "WORKER_BUDGET", 4)
+    monkeypatch.setattr(scanner, "LISTING_ENTRIES", 5)

@@ -31,6 +31,8 @@ from mlspace.scan.listing import Listing
 from mlspace.scan.snapshot import Snapshot
 from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 
+#: Entries handed to a listing consumer at a time, at least (see _Merger.flush).
+LISTING_ENTRIES = 1 << 15
 #: Entries walked in this process before a pool is considered (about 30 ms of work).
 IN_PROCESS_BUDGET = 20_000
 #: Entries a worker records before it returns and hands back what it did not reach.
@@ -153,10 +155,10 @@ def scan(
     pending = walk_here(tasks, IN_PROCESS_BUDGET) if tasks else []
     if pending and options.workers > 1 and not is_cancelled():
         pending = _walk_in_pool(pending, options, merge, is_cancelled)
-    merge.flush()
     while pending and not is_cancelled():
-        pending = walk_here(pending, WORKER_BUDGET)
         merge.flush()
+        pending = walk_here(pending, WORKER_BUDGET)
+    merge.flush(final=True)
     reporter.emit(force=True)
     return builder.freeze(time.monotonic() - start, cancelled=bool(pending) or is_cancelled())
 
@@ -180,9 +182,15 @@ class _Merger:
         self.reporter.add(chunk)
         return pending
 
-    def flush(self) -> None:
-        if self.on_listing is not None and self.since is not None:
-            self.on_listing(self.builder.listing_since(self.since))
+    def flush(self, final: bool = False) -> None:
+        """Hand over what was merged since the last hand-over, once it is at least
+        LISTING_ENTRIES entries (a consumer pays a fixed cost per stretch), or when
+        ``final``."""
+        if self.on_listing is None or self.since is None:
+            return
+        if not final and self.builder.entries - self.since[0] < LISTING_ENTRIES:
+            return
+        self.on_listing(self.builder.listing_since(self.since))
         self.since = None
 
 
