@@ -72,6 +72,7 @@ class EntryClassifier:
         self.judge = FolderJudge(compiled)
         self.wanted = _WantedNames(compiled)
         self.empty_tables = np.array([compiled.file_tables[c].empty for c in Context])
+        self.by_extension = _ExtensionCodes(compiled)
         self.contexts = bytearray()  # per folder row
         self.rules: list[int] = []  # per folder row
         self.codes = bytearray()  # per entry; CORE_DUMP is settled in finish()
@@ -93,8 +94,8 @@ class EntryClassifier:
         # entry no folder lists (a scan root) reads the GENERIC appended at the end.
         contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
         entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
-        codes, groups = _codes_by_extension(listing, self.compiled, entry_ctx, names,
-                                            self.empty_tables)
+        codes, groups = _codes_by_extension(listing, entry_ctx, names, self.empty_tables,
+                                            self.by_extension)
         # Exact-name file rules, for files; -1 where only another context's rule names it
         # (the extension decides there).
         name_codes = self.wanted.codes[entry_ctx[named], which]
@@ -186,8 +187,33 @@ _ROBOFLOW_TAIL = 36
 _UNDECIDED = -1
 
 
-def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np.ndarray,
-                        names: NameColumns, empty_tables: np.ndarray
+class _ExtensionCodes:
+    """What the extension alone says in each context, worked out once per extension:
+    a Category value or pseudo-code, or _UNDECIDED where the name must be looked at."""
+
+    def __init__(self, compiled: CompiledRules) -> None:
+        self.compiled = compiled
+        self.known: dict[str, list[int]] = {}
+        self.unknown = [DEFAULT_CATEGORY[c] if compiled.file_tables[c].empty else _UNDECIDED
+                        for c in Context]  # for entries whose extension was not worked out
+
+    def column(self, ext: str) -> list[int]:
+        codes = self.known.get(ext)
+        if codes is None:
+            codes = self.known[ext] = [self._code(ctx, ext.lower()) for ctx in Context]
+        return codes
+
+    def _code(self, ctx: Context, ext: str) -> int:
+        file_table = self.compiled.file_tables[ctx]
+        code = file_table.extensions.get(ext)
+        if file_table.empty or (code is None and file_table.closed):
+            # Nothing but the extension could decide here, and no rule knows this one.
+            return DEFAULT_CATEGORY[ctx]
+        return _UNDECIDED if code is None or code == SLOW else code
+
+
+def _codes_by_extension(listing: Listing, entry_ctx: np.ndarray, names: NameColumns,
+                        empty_tables: np.ndarray, by_extension: _ExtensionCodes
                         ) -> tuple[np.ndarray, ExtensionGroups]:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
     itself must be looked at: unknown or contested extensions, very long extensions.
@@ -195,19 +221,8 @@ def _codes_by_extension(listing: Listing, compiled: CompiledRules, entry_ctx: np
     is_dir = listing.kind == KIND_DIR
     groups = names.extension_groups(needed=~empty_tables[entry_ctx] & ~is_dir)
     # One column per extension, and a last one (read by group -1) for those not worked out.
-    table = np.full((len(Context), len(groups.extensions) + 1), _UNDECIDED, dtype=np.int16)
-    for ctx in Context:
-        file_table = compiled.file_tables[ctx]
-        if file_table.empty:
-            table[ctx, :] = DEFAULT_CATEGORY[ctx]
-            continue
-        for column, ext in enumerate(groups.extensions):
-            code = file_table.extensions.get(ext.lower())
-            if code is None and file_table.closed:
-                # Nothing but the extension could decide here, and no rule knows this one.
-                table[ctx, column] = DEFAULT_CATEGORY[ctx]
-            elif code is not None and code != SLOW:
-                table[ctx, column] = code
+    columns = [by_extension.column(ext) for ext in groups.extensions] + [by_extension.unknown]
+    table = np.array(columns, dtype=np.int16).T
     codes = table[entry_ctx, groups.group]
     codes[is_dir] = DEFAULT_CATEGORY[Context.GENERIC]
     return codes, groups
