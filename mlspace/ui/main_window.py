@@ -45,6 +45,7 @@ from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
 from mlspace.ages import BUCKETS
 from mlspace.classify import Category
 from mlspace.config import config_dir
+from mlspace.demo import is_demo
 from mlspace.filtering import FilterSpec
 from mlspace.scan import ScanProgress
 from mlspace.ui.charts import AgeChart, CategoryChart
@@ -368,8 +369,6 @@ class MainWindow(QMainWindow):
         return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(200, self.width() - 80))
 
     def _on_finished(self, inventory: object, ages: object, plan: object = None) -> None:
-        from mlspace.demo import is_demo
-
         snap = inventory.snapshot  # type: ignore[attr-defined]
         demo = any(is_demo(r) for r in snap.roots)
         self.ws.load(inventory, ages, plan, apparent=True if demo else None)  # type: ignore[arg-type]

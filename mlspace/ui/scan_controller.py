@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from mlspace.advise import advise
 from mlspace.ages import age_table
-from mlspace.classify import EntryClassifier, classify, load_rules
+from mlspace.classify import classify, load_rules
 from mlspace.scan import ScanOptions, scan
 from mlspace.ui.threads import finish_thread, start_in_thread
 
@@ -30,11 +30,14 @@ class _ScanJob(QObject):
 
     def run(self) -> None:
         try:
-            # Rules first (a few ms): entries are classified while the scan's workers walk.
-            classifier = EntryClassifier(load_rules().compile())
+            # Rules first (a few ms), so the result is classified the moment the scan ends.
+            # Not during the scan, as the CLI does: on a small machine that thread would
+            # compete with the workers and the GUI for the CPU, and the window would stutter
+            # (10 ms heartbeat gaps of 120 ms instead of under 80) for the same total time.
+            rules = load_rules().compile()
             snapshot = scan(self.paths, self.options, progress=self.progress.emit,
-                            cancelled=self.cancel.is_set, on_listing=classifier.add)
-            inventory = classify(snapshot, during_scan=classifier)
+                            cancelled=self.cancel.is_set)
+            inventory = classify(snapshot, rules)
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
             self.finished.emit(inventory, age_table(inventory), advise(inventory))
         except Exception:  # report, never crash the app from a worker thread

@@ -118,7 +118,7 @@ class Workspace(QObject):
             return
         gone = self._gone
         kept = tuple(s for s in self.full_plan.suggestions
-                     if not any(within(p, gone) for p in s.paths))
+                     if not gone or not any(within(p, gone) for p in s.paths))
         self.plan = Plan(self.full_plan.roots, kept)
         self.plan_changed.emit()
 
