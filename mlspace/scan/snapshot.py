@@ -173,11 +173,6 @@ class Snapshot:
         """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
         return parent_rows_of(entries, self.range_rows, self.range_starts)
 
-    def as_listing(self) -> Listing:
-        """The whole snapshot as one stretch of entries (see mlspace.scan.listing)."""
-        return Listing(0, self.name_buffer, self.name_offsets, self.kind, 0, self.dir_entry,
-                       self.dir_first, self.dir_count)
-
     def listings(self, entries_per_stretch: int = 1 << 15) -> Iterator[Listing]:
         """The snapshot as consecutive stretches of about ``entries_per_stretch`` entries,
         cut between folders: the roots, then runs of folders with their children (each
