@@ -71,14 +71,13 @@ class EntryClassifier:
         self.compiled = compiled
         self.judge = FolderJudge(compiled)
         self.wanted = _WantedNames(compiled)
-        self.empty_tables = np.array([compiled.file_tables[c].empty for c in Context])
         self.by_extension = _ExtensionCodes(compiled)
         self.contexts = bytearray()  # per folder row
         self.rules: list[int] = []  # per folder row
         self.codes = bytearray()  # per entry; CORE_DUMP is settled in finish()
         self.folder_names: dict[int, str] = {}  # folder entry -> name
         self.folder_parents: dict[int, int] = {}  # folder entry -> row listing it (-1: root)
-        self.row_entries: list[int] = []  # per folder row, the folder's entry
+        self.row_names: list[str] = []  # per folder row, the folder's name
         self.roboflow_names: dict[int, str] = {}  # entry -> name of Roboflow-style images
 
     def add(self, listing: Listing) -> None:
@@ -94,8 +93,7 @@ class EntryClassifier:
         # entry no folder lists (a scan root) reads the GENERIC appended at the end.
         contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
         entry_ctx = np.append(contexts, np.uint8(Context.GENERIC))[parents]
-        codes, groups = _codes_by_extension(listing, entry_ctx, names, self.empty_tables,
-                                            self.by_extension)
+        codes, groups = _codes_by_extension(listing, entry_ctx, names, self.by_extension)
         # Exact-name file rules, for files; -1 where only another context's rule names it
         # (the extension decides there).
         name_codes = self.wanted.codes[entry_ctx[named], which]
@@ -160,12 +158,12 @@ class EntryClassifier:
                 parent_ctx, parent_name = Context.GENERIC, ""
             else:
                 parent_ctx = CONTEXTS[self.contexts[parent_row]]
-                parent_name = self.folder_names[self.row_entries[parent_row]]
+                parent_name = self.row_names[parent_row]
             context, rule = self.judge.judge(self.folder_names[entry], parent_name, parent_ctx,
                                              present.get(row, no_markers))
             self.contexts.append(context)
             self.rules.append(rule)
-            self.row_entries.append(entry)
+            self.row_names.append(self.folder_names[entry])
 
 
 class _WantedNames:
@@ -194,7 +192,9 @@ class _ExtensionCodes:
     def __init__(self, compiled: CompiledRules) -> None:
         self.compiled = compiled
         self.known: dict[str, list[int]] = {}
-        self.unknown = [DEFAULT_CATEGORY[c] if compiled.file_tables[c].empty else _UNDECIDED
+        # Per context: whether no file rule applies there (the extension then never matters).
+        self.empty = np.array([compiled.file_tables[c].empty for c in Context])
+        self.unknown = [DEFAULT_CATEGORY[c] if self.empty[c] else _UNDECIDED
                         for c in Context]  # for entries whose extension was not worked out
 
     def column(self, ext: str) -> list[int]:
@@ -213,13 +213,13 @@ class _ExtensionCodes:
 
 
 def _codes_by_extension(listing: Listing, entry_ctx: np.ndarray, names: NameColumns,
-                        empty_tables: np.ndarray, by_extension: _ExtensionCodes
+                        by_extension: _ExtensionCodes
                         ) -> tuple[np.ndarray, ExtensionGroups]:
     """Codes from (context, extension) for every entry at once; _UNDECIDED where the name
     itself must be looked at: unknown or contested extensions, very long extensions.
     Folders get a placeholder: their category comes from their context."""
     is_dir = listing.kind == KIND_DIR
-    groups = names.extension_groups(needed=~empty_tables[entry_ctx] & ~is_dir)
+    groups = names.extension_groups(needed=~by_extension.empty[entry_ctx] & ~is_dir)
     # One column per extension, and a last one (read by group -1) for those not worked out.
     columns = [by_extension.column(ext) for ext in groups.extensions] + [by_extension.unknown]
     table = np.array(columns, dtype=np.int16).T

@@ -16,7 +16,6 @@ class FolderJudge:
         self.by_marker = compiled.by_marker
         self.regex = compiled.dir_regex
         self.regex_rule = compiled.regex_rule
-        self.markers = compiled.markers
         self.patterns = compiled.dir_patterns
         self._mentions: dict[tuple[str, frozenset[str]], tuple[tuple[int, ...], bool, bool]] = {}
         self._verdicts: dict[tuple[str, frozenset[str], Context, str], tuple[Context, int]] = {}

@@ -38,12 +38,7 @@ class Listing:
 
     def names_of(self, entries: np.ndarray) -> list[str]:
         """Names of entries given as indices local to this stretch."""
-        offsets = self.name_offsets
-        starts = offsets[entries].tolist()
-        ends = (offsets[np.asarray(entries) + 1] - 1).tolist()
-        buffer = self.name_buffer
-        return [str(buffer[a:b], "utf-8", "surrogateescape")
-                for a, b in zip(starts, ends, strict=True)]
+        return names_at(self.name_buffer, self.name_offsets, entries)
 
     def names_containing(self, needle: bytes) -> np.ndarray:
         """Local indices of the entries whose name contains ``needle``."""
@@ -62,6 +57,16 @@ class Listing:
             positions = np.repeat(starts - np.r_[0, np.cumsum(counts)[:-1]], counts)
             parents[positions + np.arange(len(covered))] = covered
         return parents
+
+
+def names_at(buffer: bytes | memoryview, offsets: np.ndarray, entries: np.ndarray
+             ) -> list[str]:
+    """The names of ``entries`` in a NUL-terminated name buffer, decoded in one go
+    (surrogateescape, so names that are not UTF-8 round-trip)."""
+    starts = offsets[entries].tolist()
+    ends = (offsets[np.asarray(entries) + 1] - 1).tolist()
+    return [str(buffer[a:b], "utf-8", "surrogateescape")
+            for a, b in zip(starts, ends, strict=True)]
 
 
 def entries_containing(buffer: bytes | memoryview, offsets: np.ndarray, needle: bytes,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlspace.scan.arrays import DirTree, parent_rows_of
-from mlspace.scan.listing import Listing, entries_containing
+from mlspace.scan.listing import Listing, entries_containing, names_at
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
 
 KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
@@ -102,11 +102,7 @@ class Snapshot:
 
     def names_of(self, entries: np.ndarray) -> list[str]:
         """The names of many entries at once (faster than calling name() in a loop)."""
-        starts = self.name_offsets[entries].tolist()
-        ends = (self.name_offsets[np.asarray(entries) + 1] - 1).tolist()
-        buf = self.name_buffer
-        pairs = zip(starts, ends, strict=True)
-        return [str(buf[a:b], "utf-8", "surrogateescape") for a, b in pairs]
+        return names_at(self.name_buffer, self.name_offsets, entries)
 
     def find(self, path: str) -> int:
         """The entry at an absolute path, or -1 if the scan has none."""
