@@ -21,13 +21,43 @@ from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
 
-class Found(NamedTuple):
-    """An artifact before series and runs are known, with what its name said."""
+class Candidate(NamedTuple):
+    """A checkpoint as found, before its series and run are known: series.py makes it an
+    Artifact once, with what the run's records add."""
 
-    artifact: Artifact
-    row: int  # a folder artifact's own folder row; -1 for files
-    parent_row: int  # the folder holding it
+    entries: tuple[int, ...]
+    path: str
+    name: str
+    tool: str | None
     parsed: CheckpointName | None
+    is_dir: bool
+    category: Category
+    disk_usage: int
+    apparent_size: int
+    files: int
+    newest_mtime: float
+    parent_row: int  # the folder holding it
+
+    @property
+    def step(self) -> int | None:
+        return self.parsed.step if self.parsed else None
+
+    def artifact(self, **known: Any) -> Artifact:
+        """The Artifact, with ``known`` fields (series, run, what records say) on top of
+        what the name says."""
+        parsed = self.parsed
+        fields = {
+            "id": artifact_id("checkpoint", self.path), "kind": "checkpoint",
+            "category": self.category, "entry": self.entries[0], "entries": self.entries,
+            "path": self.path, "name": self.name, "tool": self.tool,
+            "disk_usage": self.disk_usage, "apparent_size": self.apparent_size,
+            "files": self.files, "newest_mtime": self.newest_mtime, "is_dir": self.is_dir,
+        }
+        if parsed is not None:
+            fields.update(step=parsed.step, epoch=parsed.epoch, metrics=parsed.metrics,
+                          role=parsed.role)
+        fields.update(known)
+        return build(Artifact, fields)
 
 
 def artifact_id(kind: str, path: str) -> str:
@@ -35,9 +65,10 @@ def artifact_id(kind: str, path: str) -> str:
 
 
 def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: CompiledRules
-                     ) -> list[Found]:
-    """Folders whose rule names an artifact kind, outermost only: a checkpoint folder inside
-    another checkpoint folder (a DeepSpeed tag inside checkpoint-500) is part of it."""
+                     ) -> tuple[dict[int, Artifact], list[Candidate]]:
+    """Folders whose rule names an artifact kind, outermost only (a checkpoint folder inside
+    another checkpoint folder, a DeepSpeed tag inside checkpoint-500, is part of it): the
+    artifacts by folder row, and the checkpoint folders as candidates for their series."""
     kind_of_rule = [rule.artifact for rule in compiled.dir_rules] + [None]  # [-1]: no rule
     rule_of_row = folders.dir_rules.tolist()
     kind_of_row = {row: kind_of_rule[rule] for row, rule in enumerate(rule_of_row)
@@ -48,23 +79,27 @@ def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: Comp
     rows = list(kind_of_row)
     disk, apparent, files, newest = (column[rows].tolist() for column in (
         snapshot.dir_disk, snapshot.dir_apparent, snapshot.dir_files, snapshot.dir_newest))
-    found = []
+    units: dict[int, Artifact] = {}
+    checkpoints = []
     for i, (row, kind) in enumerate(kind_of_row.items()):
         if _inside_same_kind(row, kind, kind_of_row, parents):
             continue
-        rule = compiled.dir_rules[rule_of_row[row]]
+        tool = compiled.dir_rules[rule_of_row[row]].tool
+        category = DEFAULT_CATEGORY[CONTEXTS[contexts[row]]]
         path = snapshot.dir_path(row)
         name = os.path.basename(path.rstrip("/")) or path
-        parsed = parse_checkpoint_dir(name, rule.tool) if kind == "checkpoint" else None
-        artifact = build(
-            Artifact, id=artifact_id(kind, path), kind=kind,
-            category=DEFAULT_CATEGORY[CONTEXTS[contexts[row]]],
-            entry=entries[row], entries=(entries[row],), path=path, name=name, tool=rule.tool,
-            disk_usage=disk[i], apparent_size=apparent[i], files=files[i], newest_mtime=newest[i],
-            is_dir=True, **_parsed_fields(parsed),
-        )
-        found.append(Found(artifact, row, parents[row], parsed))
-    return found
+        if kind == "checkpoint":
+            checkpoints.append(Candidate(
+                (entries[row],), path, name, tool, parse_checkpoint_dir(name, tool), True,
+                category, disk[i], apparent[i], files[i], newest[i], parents[row]))
+            continue
+        units[row] = build(Artifact, {
+            "id": artifact_id(kind, path), "kind": kind, "category": category,
+            "entry": entries[row], "entries": (entries[row],), "path": path, "name": name,
+            "tool": tool, "disk_usage": disk[i], "apparent_size": apparent[i],
+            "files": files[i], "newest_mtime": newest[i], "is_dir": True,
+        })
+    return units, checkpoints
 
 
 def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents: list[int]
@@ -77,9 +112,9 @@ def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents:
     return False
 
 
-def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Found]:
-    """Checkpoint files outside checkpoint folders, one artifact per checkpoint: the shards of
-    a sharded save and the .index/.data files of a TensorFlow bundle make one each."""
+def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]:
+    """Checkpoint files outside checkpoint folders, one candidate per checkpoint: the shards
+    of a sharded save and the .index/.data files of a TensorFlow bundle make one each."""
     candidates = np.flatnonzero(
         (cls.categories == Category.CHECKPOINT) & (snapshot.kind != KIND_DIR)
     )
@@ -98,44 +133,16 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Found]:
     for (parent, key), members in groups.items():
         entries = tuple(e for e, _ in members)
         parsed = members[0][1]
-        name = key if len(members) > 1 else snapshot.name(entries[0])
-        found.append(Found(_make(snapshot, "checkpoint", Category.CHECKPOINT, entries, name,
-                                 parsed.tool, parsed), -1, parent, parsed))
+        totals = [snapshot.totals(e) for e in entries]
+        path = snapshot.path(entries[0])
+        if len(members) > 1:
+            path = os.path.join(os.path.dirname(path), key)
+        found.append(Candidate(
+            entries, path, key if len(members) > 1 else snapshot.name(entries[0]), parsed.tool,
+            parsed, snapshot.is_dir(entries[0]), Category.CHECKPOINT,
+            sum(t.disk_usage for t in totals), sum(t.apparent_size for t in totals),
+            sum(t.files for t in totals), max(t.newest_mtime for t in totals), parent))
     return found
-
-
-def _make(snapshot: Snapshot, kind: str, category: Category, entries: tuple[int, ...],
-          name: str, tool: str | None, parsed: CheckpointName | None) -> Artifact:
-    totals = [snapshot.totals(e) for e in entries]
-    first = entries[0]
-    path = snapshot.path(first)
-    if len(entries) > 1:
-        path = os.path.join(os.path.dirname(path), name)
-    return build(
-        Artifact,
-        id=artifact_id(kind, path),
-        kind=kind,
-        category=category,
-        entry=first,
-        entries=entries,
-        path=path,
-        name=name,
-        tool=tool,
-        disk_usage=sum(t.disk_usage for t in totals),
-        apparent_size=sum(t.apparent_size for t in totals),
-        files=sum(t.files for t in totals),
-        newest_mtime=max(t.newest_mtime for t in totals),
-        is_dir=snapshot.is_dir(first),
-        **_parsed_fields(parsed),
-    )
-
-
-def _parsed_fields(parsed: CheckpointName | None) -> dict[str, Any]:
-    """What a checkpoint's name says, as Artifact fields."""
-    if parsed is None:
-        return {}
-    return {"step": parsed.step, "epoch": parsed.epoch, "metrics": parsed.metrics,
-            "role": parsed.role}
 
 
 def symlink_target_name(snapshot: Snapshot, artifact: Artifact) -> str | None:

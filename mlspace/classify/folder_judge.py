@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from mlspace.classify.rules import INHERITED, CompiledRules, Context
 
+#: What mentions a folder: (candidate rules, whether the combined regex matched, the parent
+#: names those rules ask for).
+_Mention = tuple[tuple[int, ...], bool, frozenset[str]]
+
 
 class FolderJudge:
     """Decides a folder's context from its name, its parent and the names inside it."""
@@ -17,7 +21,7 @@ class FolderJudge:
         self.regex = compiled.dir_regex
         self.regex_rule = compiled.regex_rule
         self.patterns = compiled.dir_patterns
-        self._mentions: dict[tuple[str, frozenset[str]], tuple[tuple[int, ...], bool, bool]] = {}
+        self._mentions: dict[tuple[str, frozenset[str]], _Mention] = {}
         self._verdicts: dict[tuple[str, frozenset[str], Context, str], tuple[Context, int]] = {}
 
     def judge(self, name: str, parent_name: str, parent: Context, present: frozenset[str]
@@ -25,24 +29,25 @@ class FolderJudge:
         """The context of folder ``name`` given its parent and the marker names it holds, and
         the rule that decided it (-1: inherited). Workspaces repeat themselves (checkpoint-500
         in every run), so what mentions a name and each verdict are remembered; a verdict
-        depends on the parent's name only when a rule that could decide it names parents."""
+        depends on the parent's name only when a rule that could decide it names that parent."""
         mentioned = self._mentions.get((name, present))
         if mentioned is None:
             mentioned = self._mentions[name, present] = self._mentioning(name, present)
-        candidates, regex_matched, by_parent_name = mentioned
+        candidates, regex_matched, parent_names = mentioned
         if not candidates:  # most folders: no rule so much as mentions them
             return INHERITED[parent], -1
-        key = (name, present, parent, parent_name if by_parent_name else "")
+        # A run's checkpoint-500 sits in a parent named after the run: the parent's name is
+        # part of the verdict only when a rule that could decide names it.
+        key = (name, present, parent, parent_name if parent_name in parent_names else "")
         verdict = self._verdicts.get(key)
         if verdict is None:
             verdict = self._verdicts[key] = self._decide(
                 candidates, regex_matched, name, parent_name, parent, present)
         return verdict
 
-    def _mentioning(self, name: str, present: frozenset[str]
-                    ) -> tuple[tuple[int, ...], bool, bool]:
+    def _mentioning(self, name: str, present: frozenset[str]) -> _Mention:
         """(rules that mention the folder by name, regex or marker; whether the combined
-        regex matched; whether any rule that could decide names parents)."""
+        regex matched; the parent names that rules which could decide ask for)."""
         candidates = list(self.by_name.get(name, ()))
         match = self.regex.fullmatch(name) if self.regex is not None else None
         if match is not None:
@@ -53,7 +58,7 @@ class FolderJudge:
         deciders = [self.rules[i] for i in ordered]
         if match is not None:
             deciders += [self.rules[i] for i in self.patterns]
-        return ordered, match is not None, any(rule.parents for rule in deciders)
+        return ordered, match is not None, frozenset().union(*(r.parents for r in deciders))
 
     def _decide(self, candidates: tuple[int, ...], regex_matched: bool, name: str,
                 parent_name: str, parent: Context, present: frozenset[str]

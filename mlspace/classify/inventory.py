@@ -17,6 +17,7 @@ from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
 from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
 from mlspace.classify.series import build_series
 from mlspace.scan import Snapshot
+from mlspace.scan.arrays import exact_bincount
 from mlspace.scan.walker import KIND_DIR
 
 #: Folder names that hold a run's checkpoints rather than being the run.
@@ -125,17 +126,16 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
         compiled = rules if isinstance(rules, CompiledRules) else rules.compile()
         cls = classify_entries(snapshot, compiled)
     disk, apparent, files = _category_totals(snapshot, cls.categories)
-    folders = folder_artifacts(snapshot, cls, compiled)
-    checkpoints = [f for f in folders if f.artifact.kind == "checkpoint"]
+    units, checkpoints = folder_artifacts(snapshot, cls, compiled)
     checkpoints += checkpoint_files(snapshot, cls)
-    run_folders = {f.row: f.artifact for f in folders if f.artifact.kind == "run"}
+    run_folders = {row: a for row, a in units.items() if a.kind == "run"}
     run_rows = {row: _run_row(snapshot, row, run_folders)
-                for row in {f.parent_row for f in checkpoints}}
+                for row in {c.parent_row for c in checkpoints}}
     run_ids = {row: f"run:{snapshot.dir_path(run)}" for row, run in run_rows.items()}
     series, artifacts = build_series(snapshot, checkpoints, run_ids)
     runs = _collect_runs(snapshot, series, run_folders,
                          {run_ids[row]: run for row, run in run_rows.items()})
-    artifacts += [f.artifact for f in folders if f.artifact.kind != "checkpoint"]
+    artifacts += units.values()
     artifacts.sort(key=lambda a: a.path)
     hub = tuple(d for a in artifacts if a.tool == "Hugging Face Hub cache"
                 for d in detached_revisions(a.path))
@@ -161,25 +161,35 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
     the entries ``leaving_out`` marks."""
     rows = len(snapshot.dir_entry)
     # Where each entry is booked first: a listed folder on its own row, anything else on the
-    # row listing it; a root that is a file on an extra row, dropped at the end.
+    # row listing it; a root that is a file on an extra row, dropped at the end. Built in
+    # place: each temporary of the entries' size costs fresh memory.
     keys = snapshot.all_parent_rows()
     keys[snapshot.dir_entry] = np.arange(rows)
     keys[keys < 0] = rows
     keys *= _CATEGORIES
     keys += categories
+    length = (rows + 1) * _CATEGORIES
     counted = snapshot.counted if leaving_out is None else snapshot.counted & ~leaving_out
-    every_inode_once = bool(counted.all())  # no second path to a file: no masked copies
-    files = snapshot.kind != KIND_DIR
-    columns = (snapshot.blocks if every_inode_once else snapshot.blocks * counted,
-               snapshot.apparent if every_inode_once else snapshot.apparent * counted,
-               (files if leaving_out is None else files & ~leaving_out).view(np.uint8))
-    disk, apparent, files = (
-        snapshot.tree.subtree_sums_by_group(keys, column, _CATEGORIES, rows + 1)[:rows]
-        for column in columns)
-    disk *= 512
-    for array in (disk, apparent, files):
+    if counted.all():  # no second path to a file and nothing left out: no masked copies
+        disk = exact_bincount(keys, snapshot.blocks, length)
+        apparent = exact_bincount(keys, snapshot.apparent, length)
+    else:
+        disk = exact_bincount(keys, snapshot.blocks * counted, length)
+        apparent = exact_bincount(keys, snapshot.apparent * counted, length)
+    if leaving_out is None:  # every entry counted, less the folders
+        folders = np.flatnonzero(snapshot.kind == KIND_DIR)
+        files = exact_bincount(keys, None, length)
+        files -= exact_bincount(keys[folders], None, length)
+    else:
+        kept_files = (snapshot.kind != KIND_DIR) & ~leaving_out
+        files = exact_bincount(keys, kept_files.view(np.uint8), length)
+    # One pass up the tree for the three columns: (rows, categories, column).
+    totals = np.stack([disk, apparent, files], axis=1).reshape(rows + 1, _CATEGORIES, 3)
+    totals = snapshot.tree.add_up(totals)[:rows]
+    out = (totals[..., 0] * 512, totals[..., 1].copy(), totals[..., 2].copy())
+    for array in out:
         array.flags.writeable = False
-    return disk, apparent, files
+    return out
 
 
 def _run_row(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> int:
@@ -220,16 +230,15 @@ def _make_run(snapshot: Snapshot, row: int, artifact: Artifact | None, tool: str
               series: tuple[str, ...]) -> Run:
     """The run at folder ``row``."""
     path = snapshot.dir_path(row)
-    return build(
-        Run,
-        id=f"run:{path}",
-        path=path,
-        name=os.path.basename(path.rstrip("/")) or path,
-        tool=artifact.tool if artifact and artifact.tool else tool,
-        entry=int(snapshot.dir_entry[row]),
-        disk_usage=int(snapshot.dir_disk[row]),
-        apparent_size=int(snapshot.dir_apparent[row]),
-        files=int(snapshot.dir_files[row]),
-        newest_mtime=float(snapshot.dir_newest[row]),
-        series=series,
-    )
+    return build(Run, {
+        "id": f"run:{path}",
+        "path": path,
+        "name": os.path.basename(path.rstrip("/")) or path,
+        "tool": artifact.tool if artifact and artifact.tool else tool,
+        "entry": int(snapshot.dir_entry[row]),
+        "disk_usage": int(snapshot.dir_disk[row]),
+        "apparent_size": int(snapshot.dir_apparent[row]),
+        "files": int(snapshot.dir_files[row]),
+        "newest_mtime": float(snapshot.dir_newest[row]),
+        "series": series,
+    })

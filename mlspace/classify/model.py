@@ -12,20 +12,20 @@ from mlspace.classify.categories import Category
 _Value = TypeVar("_Value", "Artifact", "Series", "Run")
 
 
-def build(cls: type[_Value], **values: Any) -> _Value:
-    """A new artifact, series or run: the same value as calling the class.
+def build(cls: type[_Value], values: dict[str, Any]) -> _Value:
+    """A new artifact, series or run from its fields: the same value as calling the class.
 
     The generated ``__init__`` of a frozen dataclass sets each field through
-    ``object.__setattr__`` (~7 µs for an Artifact's 22 fields here) and one classification
-    makes thousands of artifacts, so the field dict is filled in one go instead. These
-    classes have no ``__post_init__`` to skip; unknown or missing fields still fail.
+    ``object.__setattr__``, and passing an Artifact's 22 fields as keywords costs as much
+    again (~7 µs together here); one classification makes thousands of artifacts, so the
+    field dict is given and filled in one go instead (~2 µs). These classes have no
+    ``__post_init__`` to skip; unknown or missing fields still fail.
     """
-    defaults, required, allowed = _SPECS.get(cls) or _field_spec(cls)
-    if not required <= values.keys() <= allowed:
+    defaults, allowed = _SPECS.get(cls) or _field_spec(cls)
+    fields = defaults | values
+    if fields.keys() != allowed:
         raise TypeError(f"{cls.__name__}: fields {sorted(values)} do not fit")
     made = object.__new__(cls)
-    fields = defaults.copy()
-    fields.update(values)
     object.__setattr__(made, "__dict__", fields)
     return made
 
@@ -42,22 +42,18 @@ def evolve(value: _Value, **changes: Any) -> _Value:
     return copy
 
 
-_SPECS: dict[type, tuple[dict[str, Any], frozenset[str], frozenset[str]]] = {}
+_SPECS: dict[type, tuple[dict[str, Any], frozenset[str]]] = {}
 
 
-def _field_spec(cls: type) -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
-    """(defaults, names of the fields without one, all names); plain defaults only."""
+def _field_spec(cls: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """(defaults, all field names); plain defaults only."""
     defaults: dict[str, Any] = {}
-    required = set()
     for f in dataclasses.fields(cls):
         if f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"build() does not run default factories ({cls.__name__}.{f.name})")
-        if f.default is dataclasses.MISSING:
-            required.add(f.name)
-        else:
+        if f.default is not dataclasses.MISSING:
             defaults[f.name] = f.default
-    names = frozenset(f.name for f in dataclasses.fields(cls))
-    _SPECS[cls] = spec = (defaults, frozenset(required), names)
+    _SPECS[cls] = spec = (defaults, frozenset(f.name for f in dataclasses.fields(cls)))
     return spec
 
 

@@ -36,6 +36,8 @@ def _rule_code(name: str, table: FileTable) -> int | None:
     if table.prefixes and name.startswith(table.prefixes):
         for prefix, code, order in table.prefix_codes:
             if name.startswith(prefix):
+                if order < table.first_regex_order:
+                    return code
                 best = (order, code)
                 break
     for regex in (table.regex, table.hinted_regex):

@@ -124,6 +124,9 @@ class FileTable:
     hinted_regex: re.Pattern[str] | None  # rules with over_suffixes: tried only for those
     hinted_suffixes: frozenset[str]
     regex_codes: dict[str, tuple[int, int]]  # group name -> (code, rule order)
+    #: The order of the earliest regex rule: a prefix rule before it wins without a regex
+    #: being tried (TensorBoard's event files, named by host and pid, end in anything).
+    first_regex_order: int = sys.maxsize
     #: Nothing but the extension can decide here (no prefix rules, no open regex, no
     #: multi-dot suffixes), so an unknown extension means the context's default.
     closed: bool = False
@@ -213,6 +216,8 @@ def _file_table(rules: list[FileRule], ctx: Context) -> FileTable:
             s for rule in rules if ctx in rule.within and rule.regex for s in rule.over_suffixes
         ),
         regex_codes=regex_codes,
+        first_regex_order=min((order for _, order in regex_codes.values()),
+                              default=sys.maxsize),
         closed=not open_rules,
     )
 

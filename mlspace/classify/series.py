@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from mlspace.classify.artifacts import Found, symlink_target_name
+from mlspace.classify.artifacts import Candidate, symlink_target_name
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, evolve
 from mlspace.classify.readers.records import (
@@ -26,35 +26,39 @@ from mlspace.classify.readers.records import (
 from mlspace.scan import Snapshot
 
 
-def build_series(snapshot: Snapshot, checkpoints: list[Found], run_ids: dict[int, str]
+def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict[int, str]
                  ) -> tuple[list[Series], list[Artifact]]:
-    """Series per folder, and the checkpoints updated with what their records say and with
-    their series and run (``run_ids``: the run of each folder holding checkpoints).
+    """Series per folder, and their checkpoints as artifacts, with what the tools' records
+    say and with their series and run (``run_ids``: the run of each folder holding
+    checkpoints).
 
     Checkpoint folders and checkpoint files side by side (HF Trainer's checkpoint-N folders
     next to the final ``save_model()`` weights) are two series: the final model is not an
     older step of the run to be rotated away.
     """
-    by_folder: dict[tuple[int, bool], list[Artifact]] = {}
+    by_folder: dict[tuple[int, bool], list[Candidate]] = {}
     for found in checkpoints:
-        by_folder.setdefault((found.parent_row, found.artifact.is_dir), []).append(found.artifact)
-    all_series, updated = [], []
-    for (row, is_dir), members in by_folder.items():
+        by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
+    all_series, artifacts = [], []
+    for (row, is_dir), found in by_folder.items():
         folder = snapshot.dir_path(row)
         series_id = f"series:{folder}"
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
-        series, artifacts = _one_series(snapshot, row, folder, series_id, run_ids[row],
-                                        members)
+        state = _newest_trainer_state(found)
+        members = [c.artifact(series=series_id, run=run_ids[row], **_recorded(c, state))
+                   for c in found]
+        series, members = _one_series(snapshot, row, folder, series_id, members, state)
         all_series.append(series)
-        updated.extend(artifacts)
-    return all_series, updated
+        artifacts.extend(members)
+    return all_series, artifacts
 
 
-def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str, run_id: str,
-                members: list[Artifact]) -> tuple[Series, list[Artifact]]:
-    state = _newest_trainer_state(members)
-    members = _with_trainer_state(members, state)
+def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
+                members: list[Artifact], state: TrainerState | None
+                ) -> tuple[Series, list[Artifact]]:
+    """The series of ``members``, and the members in order, marked as copies or partial
+    saves where the tools' files say so."""
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
@@ -73,7 +77,6 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str, run_i
         if member.copy_of in protected or (member.id in protected and member.copy_of):
             protected |= {member.id, member.copy_of or member.id}
     tools = Counter(m.tool or "checkpoint" for m in members)
-    members = [evolve(m, series=series_id, run=run_id) for m in members]
     series = Series(
         id=series_id,
         path=folder,
@@ -88,7 +91,7 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str, run_i
         best_mode=mode,
         protected=tuple(m.id for m in members if m.id in protected),
         disk_usage=sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
-        run=run_id,
+        run=members[0].run,
     )
     return series, members
 
@@ -98,31 +101,27 @@ def _order_key(m: Artifact) -> tuple[float, float]:
     return (float(number) if number is not None else -1.0, m.newest_mtime)
 
 
-def _newest_trainer_state(members: list[Artifact]) -> TrainerState | None:
+def _newest_trainer_state(found: list[Candidate]) -> TrainerState | None:
     """HF Trainer: the newest checkpoint's trainer_state.json. Its log history holds every
     evaluation so far and the authoritative best, so one file is read per run, not one per
     checkpoint (a long run's state file can be megabytes)."""
-    hf = [m for m in members if m.is_dir and m.tool == "HF Trainer" and m.step is not None]
+    hf = [c for c in found if c.is_dir and c.tool == "HF Trainer" and c.step is not None]
     if not hf:
         return None
-    newest = max(hf, key=lambda m: m.step or 0)
+    newest = max(hf, key=lambda c: c.step or 0)
     return read_trainer_state(os.path.join(newest.path, "trainer_state.json"))
 
 
-def _with_trainer_state(members: list[Artifact], state: TrainerState | None
-                        ) -> list[Artifact]:
+def _recorded(found: Candidate, state: TrainerState | None) -> dict[str, object]:
     """HF Trainer checkpoints: epoch and evaluation at their step, from the run's log."""
-    if state is None:
-        return members
-    out = []
-    for m in members:
-        if m.tool == "HF Trainer" and m.step is not None and (
-                m.step in state.evals_by_step or m.step in state.epochs_by_step):
-            epoch = state.epochs_by_step.get(m.step)
-            m = evolve(m, epoch=int(epoch) if epoch is not None else m.epoch,
-                        metrics=state.evals_by_step.get(m.step, m.metrics))
-        out.append(m)
-    return out
+    step = found.step
+    if state is None or found.tool != "HF Trainer" or step is None or (
+            step not in state.evals_by_step and step not in state.epochs_by_step):
+        return {}
+    epoch = state.epochs_by_step.get(step)
+    named = found.parsed
+    return {"epoch": int(epoch) if epoch is not None else named.epoch if named else None,
+            "metrics": state.evals_by_step.get(step, named.metrics if named else ())}
 
 
 def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:

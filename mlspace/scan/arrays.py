@@ -49,21 +49,15 @@ class DirTree:
         np.cumsum(values, out=values)
         # Entry 0 is always a root, so every child range starts at 1 or later.
         first, count = self.dir_first, self.dir_count
-        total = own_of_dirs + values[first + count - 1] - values[first - 1]
-        for rows in self.levels:
-            np.add.at(total, self.dir_parent[rows], total[rows])
-        return total
+        return self.add_up(own_of_dirs + values[first + count - 1] - values[first - 1])
 
-    def subtree_sums_by_group(self, keys: np.ndarray, values: np.ndarray, n_groups: int,
-                              n_rows: int) -> np.ndarray:
-        """Per directory row and group, the exact integer sum of ``values`` over the row's
-        subtree, as an array (n_rows, n_groups). ``keys`` is row * n_groups + group for each
-        entry, the row being where its value is booked first (a listed directory's own row,
-        else the row listing it); rows past the table's are summed but not accumulated."""
-        total = exact_bincount(keys, values, n_rows * n_groups).reshape(n_rows, n_groups)
+    def add_up(self, per_row: np.ndarray) -> np.ndarray:
+        """Turns what each row holds itself into what its subtree holds, in place: every row
+        is added to its parent, deepest first. ``per_row`` may carry more axes (a row's
+        totals per column and group) and more rows than the table (left alone)."""
         for level in self.levels:
-            np.add.at(total, self.dir_parent[level], total[level])
-        return total
+            np.add.at(per_row, self.dir_parent[level], per_row[level])
+        return per_row
 
     def subtree_max(self, values: np.ndarray) -> np.ndarray:
         """Per directory row, the maximum of ``values`` over its subtree (values untouched)."""
@@ -78,10 +72,13 @@ class DirTree:
         return out
 
 
-def exact_bincount(keys: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:
-    """Integer sums of integer ``values`` per key, exactly. np.bincount adds in float64 (and
-    runs ~20x faster here than np.add.at), which is exact while every sum stays below 2**53
-    (8 PiB). Sparse files can claim more: then each value is summed in two exact halves."""
+def exact_bincount(keys: np.ndarray, values: np.ndarray | None, length: int) -> np.ndarray:
+    """Integer sums of integer ``values`` per key, exactly (for None, how often each key
+    occurs). np.bincount adds in float64 (and runs ~20x faster here than np.add.at), which
+    is exact while every sum stays below 2**53 (8 PiB). Sparse files can claim more: then
+    each value is summed in two exact halves."""
+    if values is None:
+        return np.bincount(keys, minlength=length)
     if float(values.sum(dtype=np.float64)) < 2.0**52:
         return np.bincount(keys, weights=values, minlength=length).astype(np.int64)
     low = np.bincount(keys, weights=values & 0xFFFFFF, minlength=length).astype(np.int64)
