@@ -158,31 +158,31 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
                      leaving_out: np.ndarray | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cumulative per-category totals for every folder (hard links counted once), without
-    the entries ``leaving_out`` marks."""
-    rows = len(snapshot.dir_entry)
-    # Where each entry is booked first: a listed folder on its own row, anything else on the
-    # row listing it; a root that is a file on an extra row, dropped at the end. Built in
-    # place: each temporary of the entries' size costs fresh memory.
-    keys = snapshot.all_parent_rows()
-    keys[snapshot.dir_entry] = np.arange(rows)
-    keys[keys < 0] = rows
-    keys *= _CATEGORIES
-    keys += categories
+    the entries ``leaving_out`` marks.
+
+    Entries are summed run by run (see _booking_runs), so no temporary array as long as the
+    scan is made: on a million entries each one costs milliseconds of fresh memory.
+    """
+    rows, entries = len(snapshot.dir_entry), len(snapshot)
+    starts, keys = _booking_runs(snapshot, categories)
     length = (rows + 1) * _CATEGORIES
-    counted = snapshot.counted if leaving_out is None else snapshot.counted & ~leaving_out
-    if counted.all():  # no second path to a file and nothing left out: no masked copies
-        disk = exact_bincount(keys, snapshot.blocks, length)
-        apparent = exact_bincount(keys, snapshot.apparent, length)
-    else:
-        disk = exact_bincount(keys, snapshot.blocks * counted, length)
-        apparent = exact_bincount(keys, snapshot.apparent * counted, length)
-    if leaving_out is None:  # every entry counted, less the folders
-        folders = np.flatnonzero(snapshot.kind == KIND_DIR)
-        files = exact_bincount(keys, None, length)
-        files -= exact_bincount(keys[folders], None, length)
-    else:
-        kept_files = (snapshot.kind != KIND_DIR) & ~leaving_out
-        files = exact_bincount(keys, kept_files.view(np.uint8), length)
+    is_dir = (snapshot.kind == KIND_DIR).view(np.uint8)
+    lengths = np.diff(starts, append=entries)
+    disk, apparent, files = (exact_bincount(keys, values, length) for values in (
+        np.add.reduceat(snapshot.blocks, starts),
+        np.add.reduceat(snapshot.apparent, starts),
+        lengths - np.add.reduceat(is_dir, starts, dtype=np.int64)))
+    # Take out again what must not count: second paths to a file, and what was left out.
+    not_counted = ~snapshot.counted if leaving_out is None else ~snapshot.counted | leaving_out
+    gone = np.flatnonzero(not_counted)
+    if len(gone):
+        gone_keys = keys[np.searchsorted(starts, gone, side="right") - 1]
+        disk -= exact_bincount(gone_keys, snapshot.blocks[gone], length)
+        apparent -= exact_bincount(gone_keys, snapshot.apparent[gone], length)
+    if leaving_out is not None:
+        left = np.flatnonzero(leaving_out & ~is_dir.view(bool))
+        files -= np.bincount(keys[np.searchsorted(starts, left, side="right") - 1],
+                             minlength=length)
     # One pass up the tree for the three columns: (rows, categories, column).
     totals = np.stack([disk, apparent, files], axis=1).reshape(rows + 1, _CATEGORIES, 3)
     totals = snapshot.tree.add_up(totals)[:rows]
@@ -190,6 +190,27 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
     for array in out:
         array.flags.writeable = False
     return out
+
+
+def _booking_runs(snapshot: Snapshot, categories: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each run of entries starts that are booked on one folder row in one category,
+    and its key (row * categories + category). A listed folder is booked on its own row
+    (its subtree is added up the tree later), anything else on the row listing it, and a
+    root that is a file on an extra row past the table. A new run starts at each folder's
+    child range, at each listed folder, and wherever the category changes."""
+    rows, entries = len(snapshot.dir_entry), len(snapshot)
+    cut = np.empty(entries, dtype=bool)
+    np.not_equal(categories[1:], categories[:-1], out=cut[1:])
+    cut[:1] = True
+    cut[snapshot.range_starts] = True
+    cut[snapshot.dir_entry] = True
+    after_folders = snapshot.dir_entry + 1
+    cut[after_folders[after_folders < entries]] = True
+    starts = np.flatnonzero(cut)
+    own = snapshot.rows_of(starts)
+    row = np.where(own >= 0, own, snapshot.parent_rows_of(starts))
+    row[row < 0] = rows
+    return starts, row * _CATEGORIES + categories[starts]
 
 
 def _run_row(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> int:

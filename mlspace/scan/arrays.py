@@ -72,13 +72,10 @@ class DirTree:
         return out
 
 
-def exact_bincount(keys: np.ndarray, values: np.ndarray | None, length: int) -> np.ndarray:
-    """Integer sums of integer ``values`` per key, exactly (for None, how often each key
-    occurs). np.bincount adds in float64 (and runs ~20x faster here than np.add.at), which
-    is exact while every sum stays below 2**53 (8 PiB). Sparse files can claim more: then
-    each value is summed in two exact halves."""
-    if values is None:
-        return np.bincount(keys, minlength=length)
+def exact_bincount(keys: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:
+    """Integer sums of integer ``values`` per key, exactly. np.bincount adds in float64 (and
+    runs ~20x faster here than np.add.at), which is exact while every sum stays below 2**53
+    (8 PiB). Sparse files can claim more: then each value is summed in two exact halves."""
     if float(values.sum(dtype=np.float64)) < 2.0**52:
         return np.bincount(keys, weights=values, minlength=length).astype(np.int64)
     low = np.bincount(keys, weights=values & 0xFFFFFF, minlength=length).astype(np.int64)

@@ -72,3 +72,4 @@ def test_sums_stay_exact_beyond_float_precision() -> None:
         expected = [sum(int(v) for k, v in zip(keys, values, strict=True) if k == key)
                     for key in range(50)]
         assert exact_bincount(keys, values, 50).tolist() == expected
+
