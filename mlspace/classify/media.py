@@ -50,7 +50,7 @@ def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Catego
     # A majority of the sample decides; stop as soon as the rest cannot change the answer.
     needed, misses_allowed = len(sample) // 2 + 1, (len(sample) - 1) // 2
     for name in sample:
-        if _AUGMENTED_NAME.fullmatch(name):
+        if _could_be_augmented(name) and _AUGMENTED_NAME.fullmatch(name):
             needed -= 1
             if needed == 0:
                 return Category.AUGMENTED
@@ -59,6 +59,13 @@ def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Catego
             if misses_allowed < 0:
                 break
     return Category.DATASET
+
+
+def _could_be_augmented(name: str) -> bool:
+    """What every name the augmentation patterns take has: Keras's leading underscore or
+    the four hyphens of Augmentor's uuid. Most dataset names have neither, and this test
+    is ten times quicker than the pattern, which a folder's sample runs through."""
+    return name.startswith("_") or name.count("-") >= 4
 
 
 def roboflow_variants(names: dict[int, str]) -> list[int]:

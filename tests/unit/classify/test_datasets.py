@@ -6,10 +6,12 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from layouts import categories_by_path, inventory_of, make
 
 from mlspace.classify import Category
-from mlspace.classify.media import folder_media_category
+from mlspace.classify.media import _AUGMENTED_NAME, _could_be_augmented, folder_media_category
 from mlspace.classify.rules import Context
 
 
@@ -101,3 +103,15 @@ def test_a_majority_of_the_sampled_names_decides_augmented(augmented_count: int)
         sample = (augmentor[:augmented_count] + plain[augmented_count:])[::order]
         expected = Category.AUGMENTED if augmented_count > 4 else Category.DATASET
         assert folder_media_category(Context.DATASET, 500, sample) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.from_regex(_AUGMENTED_NAME, fullmatch=True))
+def test_the_quick_test_lets_every_augmentation_name_through(name: str) -> None:
+    """The cheap test run before the augmentation patterns passes every name they take."""
+    assert _could_be_augmented(name)
+
+
+@pytest.mark.parametrize("name", ["n01440764_10026.JPEG", "img_0001.jpg", "frame-01-02.png"])
+def test_the_quick_test_spares_the_pattern_for_plain_dataset_names(name: str) -> None:
+    assert not _could_be_augmented(name) and not _AUGMENTED_NAME.fullmatch(name)
