@@ -42,22 +42,26 @@ class Candidate(NamedTuple):
     def step(self) -> int | None:
         return self.parsed.step if self.parsed else None
 
-    def artifact(self, **known: Any) -> Artifact:
-        """The Artifact, with ``known`` fields (series, run, what records say) on top of
-        what the name says."""
-        parsed = self.parsed
+    def artifact(self, series: str, run: str, recorded: dict[str, Any] | None) -> Artifact:
+        """The Artifact in ``series`` of ``run``: what the name says, and on top of it what
+        the tool's records say (``recorded``: Artifact fields)."""
+        named = self.parsed or _NAMELESS
         fields = {
             "id": artifact_id("checkpoint", self.path), "kind": "checkpoint",
             "category": self.category, "entry": self.entries[0], "entries": self.entries,
             "path": self.path, "name": self.name, "tool": self.tool,
             "disk_usage": self.disk_usage, "apparent_size": self.apparent_size,
             "files": self.files, "newest_mtime": self.newest_mtime, "is_dir": self.is_dir,
+            "step": named.step, "epoch": named.epoch, "metrics": named.metrics,
+            "role": named.role, "series": series, "run": run,
         }
-        if parsed is not None:
-            fields.update(step=parsed.step, epoch=parsed.epoch, metrics=parsed.metrics,
-                          role=parsed.role)
-        fields.update(known)
+        if recorded:
+            fields.update(recorded)
         return build(Artifact, fields)
+
+
+#: What a name the checkpoint patterns do not know says: nothing.
+_NAMELESS = CheckpointName(tool="")
 
 
 def artifact_id(kind: str, path: str) -> str:
@@ -69,47 +73,49 @@ def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: Comp
     """Folders whose rule names an artifact kind, outermost only (a checkpoint folder inside
     another checkpoint folder, a DeepSpeed tag inside checkpoint-500, is part of it): the
     artifacts by folder row, and the checkpoint folders as candidates for their series."""
-    kind_of_rule = [rule.artifact for rule in compiled.dir_rules] + [None]  # [-1]: no rule
-    rule_of_row = folders.dir_rules.tolist()
-    kind_of_row = {row: kind_of_rule[rule] for row, rule in enumerate(rule_of_row)
-                   if kind_of_rule[rule] is not None}
+    rows = _outermost_artifact_rows(snapshot, folders, compiled)
+    rule_of_row = folders.dir_rules[rows].tolist()
     # Python lists of the columns read below: indexing numpy one item at a time is slow.
-    parents, entries, contexts = (a.tolist() for a in (
+    parents, entries, contexts = (a[rows].tolist() for a in (
         snapshot.dir_parent, snapshot.dir_entry, folders.contexts))
-    rows = list(kind_of_row)
     disk, apparent, files, newest = (column[rows].tolist() for column in (
         snapshot.dir_disk, snapshot.dir_apparent, snapshot.dir_files, snapshot.dir_newest))
     units: dict[int, Artifact] = {}
     checkpoints = []
-    for i, (row, kind) in enumerate(kind_of_row.items()):
-        if _inside_same_kind(row, kind, kind_of_row, parents):
-            continue
-        tool = compiled.dir_rules[rule_of_row[row]].tool
-        category = DEFAULT_CATEGORY[CONTEXTS[contexts[row]]]
+    for i, row in enumerate(rows.tolist()):
+        rule = compiled.dir_rules[rule_of_row[i]]
+        kind, tool = rule.artifact, rule.tool
+        category = DEFAULT_CATEGORY[CONTEXTS[contexts[i]]]
         path = snapshot.dir_path(row)
         name = os.path.basename(path.rstrip("/")) or path
         if kind == "checkpoint":
             checkpoints.append(Candidate(
-                (entries[row],), path, name, tool, parse_checkpoint_dir(name, tool), True,
-                category, disk[i], apparent[i], files[i], newest[i], parents[row]))
+                (entries[i],), path, name, tool, parse_checkpoint_dir(name, tool), True,
+                category, disk[i], apparent[i], files[i], newest[i], parents[i]))
             continue
         units[row] = build(Artifact, {
             "id": artifact_id(kind, path), "kind": kind, "category": category,
-            "entry": entries[row], "entries": (entries[row],), "path": path, "name": name,
+            "entry": entries[i], "entries": (entries[i],), "path": path, "name": name,
             "tool": tool, "disk_usage": disk[i], "apparent_size": apparent[i],
             "files": files[i], "newest_mtime": newest[i], "is_dir": True,
         })
     return units, checkpoints
 
 
-def _inside_same_kind(row: int, kind: str, kind_of_row: dict[int, str], parents: list[int]
-                      ) -> bool:
-    row = parents[row]
-    while row >= 0:
-        if kind_of_row.get(row) == kind:
-            return True
-        row = parents[row]
-    return False
+def _outermost_artifact_rows(snapshot: Snapshot, folders: Classification,
+                             compiled: CompiledRules) -> np.ndarray:
+    """The folder rows whose rule names an artifact kind and that no folder of the same kind
+    holds: each kind is a bit, handed down the tree level by level."""
+    kinds = sorted({rule.artifact for rule in compiled.dir_rules if rule.artifact})
+    bit_of_rule = np.array([1 << kinds.index(rule.artifact) if rule.artifact else 0
+                            for rule in compiled.dir_rules] + [0], dtype=np.int64)
+    own = bit_of_rule[folders.dir_rules]  # rule -1 (none) reads the 0 at the end
+    above = np.zeros_like(own)  # the kinds of the artifact folders above each row
+    parents = snapshot.dir_parent
+    for level in reversed(snapshot.tree.levels):  # shallowest first
+        up = parents[level]
+        above[level] = above[up] | own[up]
+    return np.flatnonzero((own != 0) & (own & above == 0))
 
 
 def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]:

@@ -11,11 +11,11 @@ the tool names best, then a metric in the names whose direction is clear; else u
 from __future__ import annotations
 
 import os
-from collections import Counter
+from typing import Any
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
 from mlspace.classify.metrics import direction
-from mlspace.classify.model import Artifact, Series, evolve
+from mlspace.classify.model import Artifact, Series, build, evolve
 from mlspace.classify.readers.records import (
     TrainerState,
     read_best_k_models,
@@ -46,7 +46,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
         state = _newest_trainer_state(found)
-        members = [c.artifact(series=series_id, run=run_ids[row], **_recorded(c, state))
+        run_id = run_ids[row]
+        members = [c.artifact(series_id, run_id, _recorded(c, state) if state else None)
                    for c in found]
         series, members = _one_series(snapshot, row, folder, series_id, members, state)
         all_series.append(series)
@@ -76,29 +77,32 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
     for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
         if member.copy_of in protected or (member.id in protected and member.copy_of):
             protected |= {member.id, member.copy_of or member.id}
-    tools = Counter(m.tool or "checkpoint" for m in members)
-    series = Series(
-        id=series_id,
-        path=folder,
-        tool=max(tools, key=tools.__getitem__),  # the commonest; the first of equals
-        members=tuple(m.id for m in members),
-        latest=latest.id if latest else None,
-        latest_reason=latest_reason,
-        best=best.id if best else None,
-        best_reason=best_reason,
-        best_metric=metric,
-        best_value=value,
-        best_mode=mode,
-        protected=tuple(m.id for m in members if m.id in protected),
-        disk_usage=sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
-        run=members[0].run,
-    )
+    tools = [m.tool or "checkpoint" for m in members]
+    series = build(Series, {
+        "id": series_id,
+        "path": folder,
+        "tool": max(dict.fromkeys(tools), key=tools.count),  # the commonest; first of equals
+        "members": tuple(m.id for m in members),
+        "latest": latest.id if latest else None,
+        "latest_reason": latest_reason,
+        "best": best.id if best else None,
+        "best_reason": best_reason,
+        "best_metric": metric,
+        "best_value": value,
+        "best_mode": mode,
+        "protected": tuple(m.id for m in members if m.id in protected),
+        "disk_usage": sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
+        "run": members[0].run,
+    })
     return series, members
 
 
-def _order_key(m: Artifact) -> tuple[float, float]:
+def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
+    """Oldest first: by step (or epoch), then time; a tool's best/last copy after the
+    numbered one it equals, then by name."""
     number = m.step if m.step is not None else m.epoch
-    return (float(number) if number is not None else -1.0, m.newest_mtime)
+    return (float(number) if number is not None else -1.0, m.newest_mtime, m.role is not None,
+            m.name)
 
 
 def _newest_trainer_state(found: list[Candidate]) -> TrainerState | None:
@@ -112,10 +116,10 @@ def _newest_trainer_state(found: list[Candidate]) -> TrainerState | None:
     return read_trainer_state(os.path.join(newest.path, "trainer_state.json"))
 
 
-def _recorded(found: Candidate, state: TrainerState | None) -> dict[str, object]:
+def _recorded(found: Candidate, state: TrainerState) -> dict[str, Any]:
     """HF Trainer checkpoints: epoch and evaluation at their step, from the run's log."""
     step = found.step
-    if state is None or found.tool != "HF Trainer" or step is None or (
+    if found.tool != "HF Trainer" or step is None or (
             step not in state.evals_by_step and step not in state.epochs_by_step):
         return {}
     epoch = state.epochs_by_step.get(step)
@@ -126,7 +130,10 @@ def _recorded(found: Candidate, state: TrainerState | None) -> dict[str, object]
 
 def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
     """Mark hard links (timm), symlinks (Lightning ``last.ckpt``) and same-size copies that a
-    tool writes under a best/last name (fairseq, Ultralytics) as copies of a numbered one."""
+    tool writes under a best/last name (fairseq, Ultralytics) as copies of a numbered one.
+    Folder checkpoints are none of these."""
+    if all(m.is_dir for m in members):
+        return members
     by_inode: dict[tuple[int, int], Artifact] = {}
     by_name = {m.name: m for m in members}
     numbered_by_size = {m.apparent_size: m for m in members if m.role is None and not m.is_dir}

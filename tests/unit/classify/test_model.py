@@ -17,11 +17,15 @@ _ARTIFACT = {
     "files": 3, "newest_mtime": 12.5, "is_dir": True, "step": 5,
     "metrics": (("eval_loss", 1.5),),
 }
+_SERIES = {"id": "series:/w/run", "path": "/w/run", "tool": "HF Trainer", "members": ("a",),
+           "latest": "a", "latest_reason": "highest step (5)", "best": None,
+           "best_reason": "no metric recorded", "protected": ("a",), "disk_usage": 4096}
 _RUN = {"id": "run:/w/run", "path": "/w/run", "name": "run", "tool": None, "entry": 3,
         "disk_usage": 1, "apparent_size": 1, "files": 1, "newest_mtime": 0.0}
 
 
-@pytest.mark.parametrize(("cls", "values"), [(Artifact, _ARTIFACT), (Run, _RUN)])
+@pytest.mark.parametrize(("cls", "values"),
+                         [(Artifact, _ARTIFACT), (Series, _SERIES), (Run, _RUN)])
 def test_build_equals_the_constructor(cls: type, values: dict) -> None:
     made, expected = build(cls, dict(values)), cls(**values)
     assert made == expected and hash(made) == hash(expected) and repr(made) == repr(expected)
