@@ -59,7 +59,7 @@ class NameColumns:
         if len(raw) < 8:  # a lone short root name: give the word view room
             raw = np.concatenate([raw, np.zeros(8 - len(raw), dtype=np.uint8)])
         # words[i] holds raw[i : i + 8], read in place (no copy of the buffer).
-        words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
+        self._words = words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
         at = offsets[1:].astype(np.intp)
         at -= 9  # where the 8 bytes ending at each name's end start (its NUL is at end)
         early = np.flatnonzero(at < 0)  # only names ending within the buffer's first 8 bytes
@@ -120,7 +120,7 @@ class NameColumns:
             at = np.minimum(first + step, last)
             trying = (which < 0) & (first + step <= last) & (wanted.sorted_keys[at] == keys)
             maybe = wanted.order[at[trying]]
-            same = self._same_bytes(candidates[trying], wanted.table, maybe)
+            same = self._same_bytes(candidates[trying], wanted, maybe)
             which[np.flatnonzero(trying)[same]] = maybe[same]
         hit = which >= 0
         return candidates[hit], which[hit]
@@ -137,15 +137,19 @@ class NameColumns:
         result[fits] = (found == np.frombuffer(needle, dtype=np.uint8)).all(axis=1)
         return result
 
-    def _same_bytes(self, entries: np.ndarray, table: np.ndarray, which: np.ndarray
+    def _same_bytes(self, entries: np.ndarray, wanted: NameSet, which: np.ndarray
                     ) -> np.ndarray:
-        """Whether each entry's name is byte for byte row ``which`` of ``table`` (their
-        lengths are known to be equal)."""
-        columns = np.arange(table.shape[1])
-        starts = self._offsets[entries].astype(np.intp)
-        positions = np.minimum(starts[:, None] + columns, len(self._raw) - 1)
-        inside = columns < self._lengths[entries][:, None]
-        return ((self._raw[positions] == table[which]) | ~inside).all(axis=1)
+        """Whether each entry's name is byte for byte wanted name ``which``, their lengths
+        and last 8 bytes being known equal: the rest is compared 8 bytes at a time from the
+        start, one small array per step (a byte-by-byte table of every candidate would be
+        megabytes of fresh memory in a stretch full of checkpoint folders)."""
+        same = np.ones(len(entries), dtype=bool)
+        starts = self._offsets[entries]
+        full_words = wanted.full_words[which]
+        for k in range(int(full_words.max(initial=0))):
+            more = np.flatnonzero(full_words > k)
+            same[more] &= self._words[starts[more] + 8 * k] == wanted.words[which[more], k]
+        return same
 
 
 class NameSet:
@@ -162,10 +166,13 @@ class NameSet:
         self.order = np.argsort(keys, kind="stable")
         self.sorted_keys = keys[self.order]
         self.most_sharing_a_key = int(np.unique(keys, return_counts=True)[1].max(initial=0))
-        self.table = np.zeros((len(encoded), max((len(e) for e in encoded), default=0)),
-                              dtype=np.uint8)
+        # Each name's whole 8-byte words from its start (the last 8 bytes are in the keys).
+        self.full_words = np.array([len(e) // 8 for e in encoded], dtype=np.int64)
+        self.words = np.zeros((len(encoded), int(self.full_words.max(initial=0))),
+                              dtype=np.uint64)
         for i, raw in enumerate(encoded):
-            self.table[i, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+            for k in range(len(raw) // 8):
+                self.words[i, k] = int.from_bytes(raw[8 * k : 8 * k + 8], "little")
 
 
 def _key(tails: np.ndarray, lengths: np.ndarray) -> np.ndarray:

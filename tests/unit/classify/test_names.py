@@ -52,8 +52,13 @@ def _check(names: list[str], needed: np.ndarray | None = None) -> None:
 
 _NAME_CHARS = st.sampled_from(list("abcXYZ019._-é ") + ["\udcff"])
 _NAMES = st.text(_NAME_CHARS, min_size=1, max_size=30).filter(lambda n: n not in (".", ".."))
-# Names that share their last 8 bytes and length: told apart only by their first bytes.
-_SAME_TAIL = st.sampled_from(["a_trainer_state.json", "b_trainer_state.json", "X.y", "Z.y"])
+# Names that share their last 8 bytes and length: told apart only by earlier bytes, in the
+# first 8-byte word or a later one.
+_SAME_TAIL = st.sampled_from([
+    "a_trainer_state.json", "b_trainer_state.json", "X.y", "Z.y",
+    "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors",
+    "model-00001-of-00003.safetensors",
+])
 
 
 @settings(max_examples=120, deadline=None)
