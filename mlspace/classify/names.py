@@ -125,6 +125,24 @@ class NameColumns:
         hit = which >= 0
         return candidates[hit], which[hit]
 
+    def starting_with(self, entries: np.ndarray, prefix: bytes) -> np.ndarray:
+        """Whether each entry's name starts with ``prefix`` (bool per entry), compared in
+        8-byte words read from the buffer; no name decoded."""
+        result = self._lengths[entries] >= len(prefix)
+        fits = np.flatnonzero(result)
+        starts = self._offsets[entries[fits]].astype(np.intp)
+        same = np.ones(len(fits), dtype=bool)
+        if len(prefix) >= 8:
+            # Its whole words from the start, then the word ending where it ends (both lie
+            # inside a name at least as long).
+            for at in [*range(0, len(prefix) - 7, 8), len(prefix) - 8]:
+                same &= self._words[starts + at] == int.from_bytes(prefix[at:at + 8], "little")
+        else:
+            for at, byte in enumerate(prefix):
+                same &= self._raw[starts + at] == byte
+        result[fits] = same
+        return result
+
     def bytes_before_end(self, entries: np.ndarray, distance: np.ndarray, needle: bytes
                          ) -> np.ndarray:
         """Whether ``needle`` sits ``distance`` bytes before the end of each entry's name

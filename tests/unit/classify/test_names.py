@@ -139,3 +139,14 @@ def test_bytes_before_end_matches_slicing(names: list[str], distance: int) -> No
         raw = name.encode("utf-8", "surrogateescape")
         at = len(raw) - distance
         assert hit == (distance >= len(needle) and at >= 0 and raw[at : at + 2] == needle)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(_NAMES, _SAME_TAIL), min_size=1, max_size=40),
+       st.one_of(_NAMES, st.sampled_from(["events.out.tfevents.", "model-0000", "a_"])))
+def test_starting_with_matches_str_startswith(names: list[str], prefix: str) -> None:
+    columns = NameColumns(_Names(names))  # type: ignore[arg-type]
+    encoded = prefix.encode("utf-8", "surrogateescape")
+    found = columns.starting_with(np.arange(len(names)), encoded)
+    assert found.tolist() == [n.encode("utf-8", "surrogateescape").startswith(encoded)
+                              for n in names]

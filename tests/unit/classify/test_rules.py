@@ -93,3 +93,20 @@ def test_a_cancelled_or_empty_scan_still_classifies(tmp_path: Path) -> None:
     assert (inv.artifact_of_entries() == -1).all()
     missing = classify(scan([tmp_path / "absent"]))
     assert len(missing.categories) == 0
+
+
+def test_prefix_and_pattern_rules_keep_their_order_on_many_names(tmp_path: Path) -> None:
+    """Many names that only a prefix or a pattern rule knows (enough to be matched in bulk):
+    the earlier rule wins, as it does name by name."""
+    user_rules_path().parent.mkdir(parents=True, exist_ok=True)
+    user_rules_path().write_text(
+        '[[file]]\nid = "lab-traces"\nregex = \'dump_.*\\.xyz\'\ncategory = "debug"\n\n'
+        '[[file]]\nid = "lab-dumps"\nprefixes = ["dump_"]\ncategory = "cache"\n'
+    )
+    spec = {f"job/dump_{i:03d}.xyz": 10 for i in range(80)}
+    spec.update({f"job/dump_{i:03d}.abc": 10 for i in range(80)})
+    spec.update({f"job/runs/events.out.tfevents.{i}.host.1.0": 10 for i in range(80)})
+    cats = _cats(make(tmp_path / "ws", spec))
+    assert {cats[f"job/dump_{i:03d}.xyz"] for i in range(80)} == {"debug"}  # the pattern first
+    assert {cats[f"job/dump_{i:03d}.abc"] for i in range(80)} == {"cache"}  # only the prefix
+    assert {cats[f"job/runs/events.out.tfevents.{i}.host.1.0"] for i in range(80)} == {"log"}
