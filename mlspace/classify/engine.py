@@ -80,6 +80,7 @@ class EntryClassifier:
         self.folder_parents: dict[int, int] = {}  # folder entry -> row listing it (-1: root)
         self.row_names: list[str] = []  # per folder row, the folder's name
         self.roboflow_names: dict[int, str] = {}  # entry -> name of Roboflow-style images
+        self.marker_sets: dict[tuple[int, ...], frozenset[str]] = {}  # see _markers_by_row
 
     def add(self, listing: Listing) -> None:
         if listing.first_entry != len(self.codes) or listing.first_row != len(self.contexts):
@@ -145,26 +146,44 @@ class EntryClassifier:
 
     def _judge_folders(self, listing: Listing, marker_rows: np.ndarray, markers: np.ndarray
                        ) -> None:
-        """Judge the stretch's folders, given the markers found in it (the row holding each
-        and which of self.wanted.names it is)."""
-        holding: dict[int, set[str]] = {}
-        for row, index in zip(marker_rows.tolist(), markers.tolist(), strict=True):
-            if row >= 0:
-                holding.setdefault(row, set()).add(self.wanted.names.names[index])
-        present = {row: frozenset(held) for row, held in holding.items()}
+        """Judge the stretch's folders, given the markers found in it (the row holding each,
+        in order, and which of self.wanted.names it is)."""
+        present = self._markers_by_row(marker_rows, markers)
         no_markers: frozenset[str] = frozenset()
+        judge, names, parents = self.judge.judge, self.folder_names, self.folder_parents
+        contexts, row_names = self.contexts, self.row_names
         for row, entry in enumerate(listing.dir_entry.tolist(), start=listing.first_row):
-            parent_row = self.folder_parents[entry]
+            name, parent_row = names[entry], parents[entry]
             if parent_row < 0:
                 parent_ctx, parent_name = Context.GENERIC, ""
             else:
-                parent_ctx = CONTEXTS[self.contexts[parent_row]]
-                parent_name = self.row_names[parent_row]
-            context, rule = self.judge.judge(self.folder_names[entry], parent_name, parent_ctx,
-                                             present.get(row, no_markers))
-            self.contexts.append(context)
+                parent_ctx, parent_name = CONTEXTS[contexts[parent_row]], row_names[parent_row]
+            context, rule = judge(name, parent_name, parent_ctx, present.get(row, no_markers))
+            contexts.append(context)
             self.rules.append(rule)
-            self.row_names.append(self.folder_names[entry])
+            row_names.append(name)
+
+    def _markers_by_row(self, marker_rows: np.ndarray, markers: np.ndarray
+                        ) -> dict[int, frozenset[str]]:
+        """The marker names each folder row holds. Rows come in runs (a folder's children
+        are contiguous), and folders of one tool hold the same few markers, so each run's
+        set is made once per distinct combination."""
+        if not len(marker_rows):
+            return {}
+        starts = np.flatnonzero(np.r_[True, marker_rows[1:] != marker_rows[:-1]])
+        ends = np.r_[starts[1:], len(marker_rows)].tolist()
+        indices = markers.tolist()
+        present = {}
+        for row, start, end in zip(marker_rows[starts].tolist(), starts.tolist(), ends,
+                                   strict=True):
+            if row >= 0:
+                held = tuple(indices[start:end])
+                marker_set = self.marker_sets.get(held)
+                if marker_set is None:
+                    all_names = self.wanted.names.names
+                    marker_set = self.marker_sets[held] = frozenset(all_names[i] for i in held)
+                present[row] = marker_set
+        return present
 
 
 class _WantedNames:

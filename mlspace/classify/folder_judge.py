@@ -21,6 +21,8 @@ class FolderJudge:
         self.regex = compiled.dir_regex
         self.regex_rule = compiled.regex_rule
         self.patterns = compiled.dir_patterns
+        # Any pattern rule may decide once the combined regex matched (see _decide).
+        self._pattern_parents = frozenset().union(*(self.rules[i].parents for i in self.patterns))
         self._mentions: dict[tuple[str, frozenset[str]], _Mention] = {}
         self._verdicts: dict[tuple[str, frozenset[str], Context, str], tuple[Context, int]] = {}
 
@@ -55,10 +57,11 @@ class FolderJudge:
         for marker in present:
             candidates.extend(self.by_marker.get(marker, ()))
         ordered = tuple(sorted(set(candidates)))
-        deciders = [self.rules[i] for i in ordered]
-        if match is not None:
-            deciders += [self.rules[i] for i in self.patterns]
-        return ordered, match is not None, frozenset().union(*(r.parents for r in deciders))
+        parent_names = self._pattern_parents if match is not None else frozenset()
+        for index in ordered:
+            if self.rules[index].parents:
+                parent_names = parent_names | self.rules[index].parents
+        return ordered, match is not None, parent_names
 
     def _decide(self, candidates: tuple[int, ...], regex_matched: bool, name: str,
                 parent_name: str, parent: Context, present: frozenset[str]
