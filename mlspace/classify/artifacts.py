@@ -87,7 +87,7 @@ def folder_artifacts(snapshot: Snapshot, folders: Classification, compiled: Comp
         kind, tool = rule.artifact, rule.tool
         category = DEFAULT_CATEGORY[CONTEXTS[contexts[i]]]
         path = snapshot.dir_path(row)
-        name = os.path.basename(path.rstrip("/")) or path
+        name = folders.folder_names[row] or path  # the classifier's copy: no new string
         if kind == "checkpoint":
             checkpoints.append(Candidate(
                 (entries[i],), path, name, tool, parse_checkpoint_dir(name, tool), True,

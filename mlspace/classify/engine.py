@@ -9,6 +9,7 @@ byte for byte, and only names that neither can decide go through the rules one b
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,12 +43,13 @@ from mlspace.scan.walker import KIND_DIR
 
 @dataclass(frozen=True)
 class Classification:
-    """Per listed folder its context and the rule that decided it (-1: inherited); per entry
-    its category."""
+    """Per listed folder its context, the rule that decided it (-1: inherited) and its name;
+    per entry its category."""
 
     contexts: np.ndarray  # uint8 per directory row
     dir_rules: np.ndarray  # int16 per directory row
     categories: np.ndarray  # uint8 per entry
+    folder_names: list[str]  # per directory row ("" for the root "/")
 
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
@@ -119,7 +121,8 @@ class EntryClassifier:
             categories[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[ctx]
         categories[roboflow_variants(self.roboflow_names)] = Category.AUGMENTED
         _categorise_folders(snapshot, categories, contexts)
-        return Classification(contexts, np.array(self.rules, dtype=np.int16), categories)
+        return Classification(contexts, np.array(self.rules, dtype=np.int16), categories,
+                              self.row_names)
 
     def _note_roboflow(self, listing: Listing, names: NameColumns, groups: ExtensionGroups,
                        codes: np.ndarray) -> None:
@@ -139,8 +142,8 @@ class EntryClassifier:
         for entry, name, parent in zip((local + listing.first_entry).tolist(),
                                        listing.names_of(local), parents[local].tolist(),
                                        strict=True):
-            if parent < 0:  # a scan root is named by its path
-                name = name.rstrip("/").rsplit("/", 1)[-1]
+            if parent < 0:  # a scan root is named by its path ("" for "/")
+                name = os.path.basename(os.path.normpath(name))
             self.folder_names[entry] = name
             self.folder_parents[entry] = parent
 

@@ -133,7 +133,7 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
                 for row in {c.parent_row for c in checkpoints}}
     run_ids = {row: f"run:{snapshot.dir_path(run)}" for row, run in run_rows.items()}
     series, artifacts = build_series(snapshot, checkpoints, run_ids)
-    runs = _collect_runs(snapshot, series, run_folders,
+    runs = _collect_runs(snapshot, cls.folder_names, series, run_folders,
                          {run_ids[row]: run for row, run in run_rows.items()})
     artifacts += units.values()
     artifacts.sort(key=lambda a: a.path)
@@ -229,8 +229,8 @@ def _run_row(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> 
     return parent if name in _CONTAINER_NAMES and parent >= 0 else row
 
 
-def _collect_runs(snapshot: Snapshot, series: list[Series], run_folders: dict[int, Artifact],
-                  series_runs: dict[str, int]) -> list[Run]:
+def _collect_runs(snapshot: Snapshot, names: list[str], series: list[Series],
+                  run_folders: dict[int, Artifact], series_runs: dict[str, int]) -> list[Run]:
     """One run per run folder and per run that series were found in, with its series
     (``series_runs``: the folder row of each run that series were found in, by run id)."""
     of_run: dict[str, list[Series]] = {}
@@ -239,22 +239,22 @@ def _collect_runs(snapshot: Snapshot, series: list[Series], run_folders: dict[in
     runs = []
     for run_id, row in series_runs.items():
         members = of_run[run_id]
-        runs.append(_make_run(snapshot, row, run_folders.get(row), members[0].tool,
+        runs.append(_make_run(snapshot, names, row, run_folders.get(row), members[0].tool,
                               tuple(s.id for s in members)))
     for row, artifact in run_folders.items():
         if f"run:{artifact.path}" not in series_runs:
-            runs.append(_make_run(snapshot, row, artifact, artifact.tool, ()))
+            runs.append(_make_run(snapshot, names, row, artifact, artifact.tool, ()))
     return runs
 
 
-def _make_run(snapshot: Snapshot, row: int, artifact: Artifact | None, tool: str | None,
-              series: tuple[str, ...]) -> Run:
+def _make_run(snapshot: Snapshot, names: list[str], row: int, artifact: Artifact | None,
+              tool: str | None, series: tuple[str, ...]) -> Run:
     """The run at folder ``row``."""
     path = snapshot.dir_path(row)
     return build(Run, {
         "id": f"run:{path}",
         "path": path,
-        "name": os.path.basename(path.rstrip("/")) or path,
+        "name": names[row] or path,
         "tool": artifact.tool if artifact and artifact.tool else tool,
         "entry": int(snapshot.dir_entry[row]),
         "disk_usage": int(snapshot.dir_disk[row]),

@@ -96,3 +96,13 @@ def test_without_best_model_checkpoint_best_is_unknown(tmp_path: Path) -> None:
     assert series.best is None
     assert name_of(series.latest) == "checkpoint-1000"
     assert [name_of(p) for p in series.protected] == ["checkpoint-1000"]
+
+
+def test_a_run_or_a_checkpoint_given_as_the_scan_root_keeps_its_name(tmp_path: Path) -> None:
+    """Scanning the output folder itself (or one checkpoint of it): runs and artifacts are
+    named after the folder, as when they are found deeper in a workspace."""
+    out = make_hf_run(tmp_path) / "out"
+    run = inventory_of(out)
+    assert [(r.name, r.path) for r in run.runs] == [("out", str(out))]
+    checkpoint = inventory_of(out / "checkpoint-500")
+    assert [a.name for a in checkpoint.artifacts if a.kind == "checkpoint"] == ["checkpoint-500"]
