@@ -49,7 +49,7 @@ class Classification:
     contexts: np.ndarray  # uint8 per directory row
     dir_rules: np.ndarray  # int16 per directory row
     categories: np.ndarray  # uint8 per entry
-    folder_names: list[str]  # per directory row ("" for the root "/")
+    folder_names: tuple[str, ...]  # per directory row ("" for the root "/")
 
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
@@ -122,7 +122,7 @@ class EntryClassifier:
         categories[roboflow_variants(self.roboflow_names)] = Category.AUGMENTED
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, np.array(self.rules, dtype=np.int16), categories,
-                              self.row_names)
+                              tuple(self.row_names))
 
     def _note_roboflow(self, listing: Listing, names: NameColumns, groups: ExtensionGroups,
                        codes: np.ndarray) -> None:

@@ -229,7 +229,7 @@ def _run_row(snapshot: Snapshot, row: int, run_folders: dict[int, Artifact]) -> 
     return parent if name in _CONTAINER_NAMES and parent >= 0 else row
 
 
-def _collect_runs(snapshot: Snapshot, names: list[str], series: list[Series],
+def _collect_runs(snapshot: Snapshot, names: tuple[str, ...], series: list[Series],
                   run_folders: dict[int, Artifact], series_runs: dict[str, int]) -> list[Run]:
     """One run per run folder and per run that series were found in, with its series
     (``series_runs``: the folder row of each run that series were found in, by run id)."""
@@ -247,7 +247,7 @@ def _collect_runs(snapshot: Snapshot, names: list[str], series: list[Series],
     return runs
 
 
-def _make_run(snapshot: Snapshot, names: list[str], row: int, artifact: Artifact | None,
+def _make_run(snapshot: Snapshot, names: tuple[str, ...], row: int, artifact: Artifact | None,
               tool: str | None, series: tuple[str, ...]) -> Run:
     """The run at folder ``row``."""
     path = snapshot.dir_path(row)
