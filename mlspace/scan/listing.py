@@ -40,10 +40,6 @@ class Listing:
         """Names of entries given as indices local to this stretch."""
         return names_at(self.name_buffer, self.name_offsets, entries)
 
-    def names_containing(self, needle: bytes) -> np.ndarray:
-        """Local indices of the entries whose name contains ``needle``."""
-        return entries_containing(self.name_buffer, self.name_offsets, needle)
-
     def local_parent_rows(self) -> np.ndarray:
         """For each entry, the global row of the folder in this stretch that lists it, or -1
         where none of this stretch's folders does."""
