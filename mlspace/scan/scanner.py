@@ -27,12 +27,10 @@ import numpy as np
 
 from mlspace.scan.build import SnapshotBuilder
 from mlspace.scan.exclude import compile_excludes
-from mlspace.scan.listing import Listing
+from mlspace.scan.listing import LISTING_ENTRIES, Listing
 from mlspace.scan.snapshot import Snapshot
 from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 
-#: Entries handed to a listing consumer at a time, at least (see _Merger.flush).
-LISTING_ENTRIES = 1 << 15
 #: Entries walked in this process before a pool is considered (about 30 ms of work).
 IN_PROCESS_BUDGET = 20_000
 #: Entries a worker records before it returns and hands back what it did not reach.

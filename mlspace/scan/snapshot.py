@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mlspace.scan.arrays import DirTree, parent_rows_of
-from mlspace.scan.listing import Listing, entries_containing, names_at
+from mlspace.scan.listing import LISTING_ENTRIES, Listing, entries_containing, names_at
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, KIND_SYMLINK
 
 KIND_NAMES = {KIND_DIR: "dir", KIND_FILE: "file", KIND_SYMLINK: "symlink"}
@@ -169,7 +169,7 @@ class Snapshot:
         """The parent row of each of ``entries`` (-1 for roots), in one vectorised pass."""
         return parent_rows_of(entries, self.range_rows, self.range_starts)
 
-    def listings(self, entries_per_stretch: int = 1 << 15) -> Iterator[Listing]:
+    def listings(self, entries_per_stretch: int = LISTING_ENTRIES) -> Iterator[Listing]:
         """The snapshot as consecutive stretches of about ``entries_per_stretch`` entries,
         cut between folders: the roots, then runs of folders with their children (each
         folder's children are contiguous and come in folder order). Consumers work on
