@@ -359,7 +359,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_clean(args: argparse.Namespace) -> int:
-    from mlspace.act import execute
+    from mlspace.act import JournalUnavailable, execute
     from mlspace.report.plan_text import plan_table
 
     snapshot, _, plan = _plan_from_args(args)
@@ -381,12 +381,17 @@ def cmd_clean(args: argparse.Namespace) -> int:
         if answer not in ("y", "yes"):
             print("Nothing was moved.")
             return EXIT_OK
-    result = execute(selected, plan.roots)
+    try:
+        result = execute(selected, plan.roots)
+    except JournalUnavailable as err:
+        raise UsageError(f"{err}; nothing was moved") from None
     print(f"\nMoved to the trash: {fmt.size(result.freed)} "
           f"({len(result.outcomes) - len(result.skipped)} items). Cleanup id: "
           f"{result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
     for outcome in result.skipped:
         print(f"  skipped {outcome.path}: {outcome.reason}")
+    if result.stopped:
+        print(f"mlspace: stopped early: {result.stopped}", file=sys.stderr)
     return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
 
 

@@ -9,7 +9,9 @@ from mlspace.act.cleanup import (
     last_undoable,
     undo,
 )
+from mlspace.act.journal import JournalUnavailable
 from mlspace.act.trash import CAN_RESTORE, TrashUnavailable
 
-__all__ = ["CAN_RESTORE", "CleanupResult", "Outcome", "RestoreOutcome", "TrashUnavailable",
+__all__ = ["CAN_RESTORE", "CleanupResult", "JournalUnavailable", "Outcome", "RestoreOutcome",
+           "TrashUnavailable",
            "execute", "history", "last_undoable", "undo"]

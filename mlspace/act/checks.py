@@ -3,24 +3,17 @@ writing to it. Each check returns the reason to skip, or None."""
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import os
 import time
-from collections.abc import Iterable
 
 from mlspace.advise import PlanItem
+from mlspace.safe_read import Unreadable, read_text
 from mlspace.scan import ScanOptions, scan
 
 #: Anything modified this recently may belong to a running training job.
 RECENT_SECONDS = 600.0
-
-
-def outside_roots(path: str, roots: Iterable[str]) -> str | None:
-    real = os.path.realpath(os.path.dirname(path))
-    for root in roots:
-        base = os.path.realpath(root)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return None
-    return "not inside a scanned folder"
 
 
 def changed_since_scan(item: PlanItem, recent_seconds: float = RECENT_SECONDS,
@@ -47,31 +40,52 @@ def changed_since_scan(item: PlanItem, recent_seconds: float = RECENT_SECONDS,
     return None
 
 
-def open_files() -> set[str]:
-    """Every path some process has open (Linux /proc/*/fd); empty where /proc is absent."""
+def paths_in_use() -> list[str]:
+    """The real paths some process is using (Linux /proc), sorted: files open through a
+    descriptor, files mapped into memory (safetensors and numpy memmaps close their
+    descriptor after mapping), and working folders. Empty where /proc is absent. The kernel
+    gives these without symlinks, so they are compared with real paths."""
     found: set[str] = set()
     try:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
-        return found
+        return []
     for pid in pids:
-        fd_dir = f"/proc/{pid}/fd"
-        try:
-            fds = os.listdir(fd_dir)
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                target = os.readlink(f"{fd_dir}/{fd}")
-            except OSError:
-                continue
-            if target.startswith("/"):
-                found.add(target)
-    return found
+        base = f"/proc/{pid}"
+        with contextlib.suppress(OSError):
+            found.add(os.readlink(f"{base}/cwd"))
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"{base}/fd"):
+                with contextlib.suppress(OSError):
+                    found.add(os.readlink(f"{base}/fd/{fd}"))
+        found.update(_mapped_files(f"{base}/maps"))
+    return sorted(p for p in found if p.startswith("/"))
 
 
-def in_use(path: str, opened: set[str]) -> str | None:
-    prefix = path.rstrip("/") + "/"
-    if path in opened or any(p.startswith(prefix) for p in opened):
-        return "open in a running process"
+def _mapped_files(maps: str) -> set[str]:
+    """Paths of the files mapped in one /proc/PID/maps (lines: range perms offset dev inode
+    path; the path may hold spaces)."""
+    try:
+        text = read_text(maps, limit=64 * 2**20)
+    except Unreadable:
+        return set()
+    out = set()
+    for line in text.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[4] != "0":
+            out.add(fields[5])
+    return out
+
+
+def in_use(path: str, busy: list[str]) -> str | None:
+    """Why ``path`` (a file, or a folder and all below it) must not move now, or None."""
+    try:
+        real = os.path.realpath(path)
+    except OSError:  # a folder on the way was swapped while being resolved
+        return "changed while being checked"
+    inside = real.rstrip("/") + "/"
+    exact, below = bisect.bisect_left(busy, real), bisect.bisect_left(busy, inside)
+    if (exact < len(busy) and busy[exact] == real) or \
+            (below < len(busy) and busy[below].startswith(inside)):
+        return "in use by a running process (open, memory-mapped, or its working folder)"
     return None

@@ -10,6 +10,7 @@ ignored when reading.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -75,30 +76,52 @@ class Journal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.failed: JournalUnavailable | None = None  # set once a write failed
 
     @classmethod
     def begin(cls, title: str, roots: list[str], items: list[dict]) -> tuple[Journal, str]:
+        """Write the plan. Raises JournalUnavailable (and leaves no partial file) when it
+        cannot be written: then nothing may move."""
         cleanup_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         folder = journal_dir()
-        folder.mkdir(parents=True, exist_ok=True)
         header = {"id": cleanup_id, "created": time.time(), "title": title, "roots": roots,
                   "items": items}
         final = folder / f"{cleanup_id}.jsonl"
         partial = folder / f".{cleanup_id}.tmp"
-        with open(partial, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(json.dumps(header) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, final)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(partial, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(json.dumps(header) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(partial, final)
+        except OSError as err:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            raise JournalUnavailable(folder, err) from None
         _fsync_dir(folder)
         return cls(final), cleanup_id
 
     def record(self, event: str, path: str, **details: object) -> None:
+        """Append one event, on disk before this returns; JournalUnavailable if it cannot
+        be (the cleanup must stop: the next move would not be recorded)."""
         line = json.dumps({"event": event, "path": path, "time": time.time(), **details})
-        with open(self.path, "a", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.path, "a", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(line + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as err:
+            self.failed = JournalUnavailable(self.path.parent, err)
+            raise self.failed from None
+
+
+class JournalUnavailable(Exception):
+    """The journal could not be written, so nothing more may move."""
+
+    def __init__(self, folder: Path, err: OSError) -> None:
+        super().__init__(f"the cleanup journal cannot be written in {folder} "
+                         f"({err.strerror or err})")
 
 
 def _fsync_dir(folder: Path) -> None:

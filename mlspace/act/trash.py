@@ -5,8 +5,16 @@ freedesktop.org Trash specification says: the home trash (``$XDG_DATA_HOME/Trash
 items on the home filesystem, the volume's ``.Trash/$uid`` or ``.Trash-$uid`` otherwise,
 with a ``.trashinfo`` record (original path, deletion date) that file managers understand.
 Doing it here rather than through send2trash tells mlspace where each item went, which
-undo needs, and reads the trash location at call time. An item is only ever renamed into a
-trash on its own filesystem: never copied across devices, never deleted.
+undo needs. An item is only ever renamed into a trash on its own filesystem: never copied
+across devices, never deleted.
+
+On a shared volume (cluster scratch: world-writable, sticky) another user can create the
+trash folder's name before you do. So a trash folder is used only when it is a real folder,
+not a link, owned by you and closed to others (mode 0700 for the per-volume folders, as the
+specification asks); the volume's ``.Trash`` only when it is a real, sticky folder. Any
+other is passed over with the reason, and nothing is done to it. All work inside a trash
+folder goes through descriptors of the folders that were checked.
+
 On macOS and Windows items go to the system trash through send2trash; putting them back is
 done from the Finder or the Recycle Bin.
 """
@@ -14,15 +22,23 @@ done from the Finder or the Recycle Bin.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
 import time
 import urllib.parse
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mlspace.act.moves import parent_of
+from mlspace.safe_read import Unreadable, read_text
+
 CAN_RESTORE = sys.platform.startswith("linux") or sys.platform.startswith("freebsd")
+
+_DIR_FLAGS = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+              | getattr(os, "O_CLOEXEC", 0))
 
 
 class TrashUnavailable(Exception):
@@ -33,6 +49,12 @@ class TrashUnavailable(Exception):
 class TrashedItem:
     trash_file: str  # where the item is now
     info_file: str  # its .trashinfo record
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    folder: Path
+    private: bool  # a per-volume folder: must be closed to other users (mode 0700)
 
 
 def home_trash() -> Path:
@@ -65,47 +87,119 @@ def _home_trash_device() -> int | None:
     return _device(folder)
 
 
-def trash_dirs_for(path: str) -> list[Path]:
+def _candidates(path: str) -> list[_Candidate]:
     """Where an item at ``path`` may go, best first (freedesktop spec): the home trash when
-    on the home filesystem, else the volume's shared ``.Trash/$uid`` (only if that is a real,
-    sticky folder) and the per-user ``.Trash-$uid``."""
+    on the home filesystem, else the volume's shared ``.Trash/$uid`` (only if ``.Trash`` is a
+    real, sticky folder) and the per-user ``.Trash-$uid``."""
     parent = os.path.dirname(os.path.abspath(path))
     if _device(parent) == _home_trash_device():
-        return [home_trash()]
+        return [_Candidate(home_trash(), private=False)]
     top = Path(_mount_point(parent))
     uid = os.getuid()
-    dirs = []
+    out = []
     shared = top / ".Trash"
     with contextlib.suppress(OSError):
         st = os.lstat(shared)
         if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX:
-            dirs.append(shared / str(uid))
-    dirs.append(top / f".Trash-{uid}")
-    return dirs
+            out.append(_Candidate(shared / str(uid), private=True))
+    out.append(_Candidate(top / f".Trash-{uid}", private=True))
+    return out
 
 
-def _usable_trash(path: str) -> Path:
-    """The trash folder to use for ``path``, created if needed; TrashUnavailable if none."""
-    for folder in trash_dirs_for(path):
+def trash_dirs_for(path: str) -> list[Path]:
+    return [c.folder for c in _candidates(path)]
+
+
+def _open_owned_dir(parent_fd: int, name: str, private: bool) -> int:
+    """Open (creating it 0700 if missing) a folder that must be ours; raise
+    TrashUnavailable with the reason otherwise."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(name, 0o700, dir_fd=parent_fd)
+    try:
+        fd = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+    except OSError as err:
+        if err.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise TrashUnavailable(f"{name} is a symbolic link or not a folder") from None
+        raise TrashUnavailable(f"{name} cannot be opened ({err.strerror})") from None
+    st = os.fstat(fd)
+    reason = None
+    if st.st_uid != os.getuid():
+        reason = f"{name} belongs to another user (uid {st.st_uid})"
+    elif private and st.st_mode & 0o077:
+        reason = f"{name} is open to other users (mode {stat.S_IMODE(st.st_mode):o}, not 700)"
+    if reason is not None:
+        os.close(fd)
+        raise TrashUnavailable(reason)
+    return fd
+
+
+@dataclass
+class _OpenTrash:
+    folder: Path
+    files_fd: int
+    info_fd: int
+
+
+@contextlib.contextmanager
+def _open_trash(candidate: _Candidate) -> Iterator[_OpenTrash]:
+    """The checked ``files/`` and ``info/`` folders of one trash, as descriptors."""
+    folder = candidate.folder
+    try:
+        if not candidate.private:  # the home trash may sit below a linked data folder
+            folder.parent.mkdir(parents=True, exist_ok=True)
+        parent_fd = os.open(folder.parent, _DIR_FLAGS if candidate.private
+                            else os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as err:
+        raise TrashUnavailable(f"{folder.parent} cannot be opened ({err.strerror})") from None
+    fds: list[int] = []
+    try:
+        if folder.parent.name == ".Trash" and not os.fstat(parent_fd).st_mode & stat.S_ISVTX:
+            raise TrashUnavailable(f"{folder.parent} is not sticky")
+        fds.append(_open_owned_dir(parent_fd, folder.name, candidate.private))
+        fds.append(_open_owned_dir(fds[0], "files", private=False))
+        fds.append(_open_owned_dir(fds[0], "info", private=False))
+        yield _OpenTrash(folder, fds[1], fds[2])
+    except OSError as err:
+        raise TrashUnavailable(f"{folder} cannot be used ({err.strerror})") from None
+    finally:
+        for fd in (parent_fd, *fds):
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _trash_for(path: str, device: int) -> Iterator[_OpenTrash]:
+    """The first usable trash for an item on ``device``; TrashUnavailable listing why each
+    candidate was passed over."""
+    refused = []
+    for candidate in _candidates(path):
         try:
-            for sub in (folder / "files", folder / "info"):
-                sub.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError:
-            continue
-        if os.access(folder / "files", os.W_OK) and os.access(folder / "info", os.W_OK) \
-                and _device(folder / "files") == _device(os.path.dirname(path)):
-            return folder
-    raise TrashUnavailable(f"no trash folder can be used on the filesystem of {path}")
+            with _open_trash(candidate) as opened:
+                if os.fstat(opened.files_fd).st_dev != device:
+                    refused.append(f"{candidate.folder} is on another filesystem")
+                    continue
+                yield opened
+                return
+        except TrashUnavailable as err:
+            refused.append(f"{candidate.folder}: {err}")
+    raise TrashUnavailable("no trash folder can be used on the filesystem of "
+                           f"{path} ({'; '.join(refused) or 'none found'})")
 
 
 def check_trash_available(path: str) -> None:
     """Raise TrashUnavailable if no trash on this path's filesystem can take it."""
-    if CAN_RESTORE:
-        _usable_trash(path)
+    if not CAN_RESTORE:
+        return
+    device = _device(os.path.dirname(os.path.abspath(path)))
+    with _trash_for(path, device if device is not None else -1):
+        pass
+
+
+def _volume_top(folder: Path) -> Path:
+    return folder.parent if folder.name.startswith(".Trash-") else folder.parent.parent
 
 
 def _info_text(path: str, folder: Path) -> str:
-    top = folder.parent if folder.name.startswith(".Trash-") else folder.parent.parent
+    top = _volume_top(folder)
     shown = path
     if folder != home_trash() and path.startswith(str(top).rstrip("/") + "/"):
         shown = os.path.relpath(path, top)  # the spec's relative form on other volumes
@@ -114,38 +208,83 @@ def _info_text(path: str, folder: Path) -> str:
             f"DeletionDate={time.strftime('%Y-%m-%dT%H:%M:%S')}\n")
 
 
-def move_to_trash(path: str) -> TrashedItem | None:
-    """Move one path (a symlink as the link itself) to the trash; return where it went
-    (None where the platform's trash cannot be read back)."""
+def _write_info(info_fd: int, name: str, text: str) -> bool:
+    """Create ``name`` in the info folder; False if the name is taken. A write that fails
+    (a full disk) leaves no empty record behind."""
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=info_fd)
+    except FileExistsError:
+        return False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=info_fd)
+        raise
+    return True
+
+
+def trash_entry(parent_fd: int, name: str, path: str) -> TrashedItem:
+    """Move the entry ``name`` of the open folder ``parent_fd`` (whose path is ``path``) to
+    the trash, as the entry itself (a symlink moves as the link), and say where it went."""
+    device = os.fstat(parent_fd).st_dev
+    with _trash_for(path, device) as trash:
+        for n in range(1, 10_000):
+            stored = name if n == 1 else f"{name}.{n}"
+            record = _info_text(path, trash.folder)
+            if not _write_info(trash.info_fd, f"{stored}.trashinfo", record):
+                continue
+            if _exists(trash.files_fd, stored):
+                os.unlink(f"{stored}.trashinfo", dir_fd=trash.info_fd)
+                continue
+            try:
+                os.rename(name, stored, src_dir_fd=parent_fd, dst_dir_fd=trash.files_fd)
+            except OSError:
+                os.unlink(f"{stored}.trashinfo", dir_fd=trash.info_fd)
+                raise
+            return TrashedItem(str(trash.folder / "files" / stored),
+                               str(trash.folder / "info" / f"{stored}.trashinfo"))
+    raise TrashUnavailable(f"the trash holds too many items named {name}")
+
+
+def _exists(dir_fd: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def move_to_trash(path: str, roots: Sequence[str]) -> TrashedItem | None:
+    """Move one path inside ``roots`` to the trash (reached as :mod:`moves` describes);
+    return where it went (None where the platform's trash cannot be read back)."""
     if not CAN_RESTORE:
         from send2trash import send2trash
 
         send2trash(path)
         return None
-    folder = _usable_trash(path)
-    base = os.path.basename(path.rstrip("/"))
-    for n in range(1, 10_000):
-        name = base if n == 1 else f"{base}.{n}"
-        info = folder / "info" / f"{name}.trashinfo"
-        try:
-            fd = os.open(info, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            continue
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(_info_text(path, folder))
-            f.flush()
-            os.fsync(f.fileno())
-        target = folder / "files" / name
-        if os.path.lexists(target):
-            os.unlink(info)
-            continue
-        try:
-            os.rename(path, target)
-        except OSError:
-            os.unlink(info)
-            raise
-        return TrashedItem(str(target), str(info))
-    raise TrashUnavailable(f"the trash holds too many items named {base}")
+    with parent_of(path, roots) as (parent_fd, name):
+        return trash_entry(parent_fd, name, path)
+
+
+# ------------------------------------------------------------------------- reading back
+def original_path(info_file: str) -> str | None:
+    """The ``Path=`` a .trashinfo record gives, made absolute."""
+    try:
+        text = read_text(info_file, limit=64 * 1024)
+    except Unreadable:
+        return None
+    for line in text.splitlines():
+        if line.startswith("Path="):
+            value = os.fsdecode(urllib.parse.unquote_to_bytes(line[len("Path="):]))
+            if not os.path.isabs(value):  # relative to the volume's top dir
+                value = os.path.join(_volume_top(Path(info_file).parent.parent), value)
+            return value
+    return None
 
 
 def _all_trashed(path: str) -> list[TrashedItem]:
@@ -153,12 +292,11 @@ def _all_trashed(path: str) -> list[TrashedItem]:
     found = []
     for folder in trash_dirs_for(path):
         info_dir = folder / "info"
-        if not info_dir.is_dir():
+        if not info_dir.is_dir() or info_dir.is_symlink():
             continue
         stem = os.path.basename(path.rstrip("/"))
         for info in info_dir.glob(f"{glob_escape(stem)}*.trashinfo"):
-            original = _original_path(info, folder)
-            if original == path:
+            if original_path(str(info)) == path:
                 found.append(TrashedItem(str(folder / "files" / info.name[:-len(".trashinfo")]),
                                          str(info)))
     return found
@@ -166,23 +304,6 @@ def _all_trashed(path: str) -> list[TrashedItem]:
 
 def glob_escape(text: str) -> str:
     return "".join(f"[{c}]" if c in "*?[" else c for c in text)
-
-
-def _original_path(info: Path, trash_folder: Path) -> str | None:
-    try:
-        text = info.read_text(encoding="utf-8", errors="surrogateescape")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        if line.startswith("Path="):
-            raw = urllib.parse.unquote_to_bytes(line[len("Path="):])
-            value = os.fsdecode(raw)
-            if not os.path.isabs(value):  # relative to the volume's top dir
-                top = trash_folder.parent if trash_folder.name.startswith(".Trash-") \
-                    else trash_folder.parent.parent
-                value = os.path.join(top, value)
-            return value
-    return None
 
 
 def locate(path: str, exclude: set[str] | None = None) -> TrashedItem | None:
@@ -195,12 +316,16 @@ def locate(path: str, exclude: set[str] | None = None) -> TrashedItem | None:
     return max(candidates, key=lambda i: os.lstat(i.info_file).st_mtime)
 
 
-def restore(item: TrashedItem, destination: str) -> None:
-    """Move a trashed item back to ``destination`` (which must not exist) and drop its
-    record. Same filesystem, so this is a rename: byte-identical, links and times kept."""
-    if os.path.lexists(destination):
-        raise FileExistsError(destination)
-    os.makedirs(os.path.dirname(destination), exist_ok=True)
-    os.rename(item.trash_file, destination)
-    with contextlib.suppress(OSError):
-        os.unlink(item.info_file)
+def restore(item: TrashedItem, destination: str, roots: Sequence[str]) -> None:
+    """Move a trashed item back to ``destination`` (which must not exist), reached from its
+    scanned root without following links, and drop its record. Same filesystem, so this
+    is a rename: byte-identical, links and times kept."""
+    files = Path(item.trash_file)
+    candidate = _Candidate(files.parent.parent, private=files.parent.parent != home_trash())
+    with _open_trash(candidate) as trash, \
+            parent_of(destination, roots, create=True) as (parent_fd, name):
+        if _exists(parent_fd, name):
+            raise FileExistsError(destination)
+        os.rename(files.name, name, src_dir_fd=trash.files_fd, dst_dir_fd=parent_fd)
+        with contextlib.suppress(OSError):
+            os.unlink(Path(item.info_file).name, dir_fd=trash.info_fd)

@@ -11,13 +11,14 @@ from mlspace.advise.model import (
     Plan,
     PlanItem,
     Suggestion,
+    plan_item,
 )
 from mlspace.advise.policies import POLICIES, kept_checkpoints
 from mlspace.classify import Inventory
 from mlspace.paths import within
 
 __all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "Plan", "PlanItem", "Suggestion",
-           "advise", "kept_checkpoints"]
+           "advise", "kept_checkpoints", "plan_item"]
 
 
 def advise(inv: Inventory, settings: AdviceSettings | None = None,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from mlspace.scan import Snapshot
+
 SAFE, REVIEW, RISKY = "safe", "review", "risky"
 
 
@@ -23,6 +25,15 @@ class PlanItem:
     apparent_size: int
     mtime: float  # the newest modification in it, as scanned
     files: int
+    inode: int = 0  # the entry's own inode as scanned (0: unknown), so a swap is caught
+
+
+def plan_item(snap: Snapshot, entry: int, disk_usage: int) -> PlanItem:
+    """The plan item for one scanned entry, freeing ``disk_usage`` when removed."""
+    is_dir = snap.is_dir(entry)
+    totals = snap.totals(entry)
+    return PlanItem(snap.path(entry), is_dir, disk_usage, totals.apparent_size,
+                    totals.newest_mtime, totals.files if is_dir else 1, int(snap.ino[entry]))
 
 
 @dataclass(frozen=True)

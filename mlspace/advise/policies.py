@@ -11,7 +11,15 @@ from collections.abc import Callable
 import numpy as np
 
 from mlspace import fmt
-from mlspace.advise.model import REVIEW, SAFE, AdviceSettings, PlanItem, Suggestion, suggestion_id
+from mlspace.advise.model import (
+    REVIEW,
+    SAFE,
+    AdviceSettings,
+    PlanItem,
+    Suggestion,
+    plan_item,
+    suggestion_id,
+)
 from mlspace.classify import Artifact, Category, Inventory, Series
 from mlspace.scan.walker import KIND_DIR
 
@@ -28,11 +36,7 @@ RESUME_STATE = re.compile(
 
 
 def _item(inv: Inventory, entry: int) -> PlanItem:
-    snap = inv.snapshot
-    totals = snap.totals(entry)
-    return PlanItem(snap.path(entry), snap.is_dir(entry), _freed(inv, entry),
-                    totals.apparent_size, totals.newest_mtime,
-                    totals.files if snap.is_dir(entry) else 1)
+    return plan_item(inv.snapshot, entry, _freed(inv, entry))
 
 
 def _freed(inv: Inventory, entry: int) -> int:

@@ -103,7 +103,7 @@ def normalize_roots(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
         path = os.path.abspath(os.fspath(p))
         if path not in absolute:
             absolute.append(path)
-    real = {p: os.path.realpath(p) for p in absolute}
+    real = {p: _real_or_same(p) for p in absolute}
     kept = []
     for p in absolute:
         inside_other = any(
@@ -113,6 +113,15 @@ def normalize_roots(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
         if not inside_other:
             kept.append(p)
     return kept
+
+
+def _real_or_same(path: str) -> str:
+    """The real path, or the path as given when a folder on the way changes while it is
+    resolved (the walk then records what it meets, with errors)."""
+    try:
+        return os.path.realpath(path)
+    except OSError:
+        return path
 
 
 def scan(

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from mlspace.act import CleanupResult, execute, undo
+from mlspace.act import CleanupResult, JournalUnavailable, execute, undo
 from mlspace.advise import Suggestion
 from mlspace.ui.threads import finish_thread, start_in_thread
 
@@ -24,6 +24,8 @@ class _Job(QObject):
     def run(self) -> None:
         try:
             self.done.emit(self.work(self.progress.emit))
+        except JournalUnavailable as err:  # a message for the user, not a bug report
+            self.failed.emit(f"{err}. Nothing was moved.")
         except Exception:
             self.failed.emit(traceback.format_exc(limit=3))
 
