@@ -141,8 +141,7 @@ def run_gui(argv: Sequence[str]) -> int:
         print(f"{verb} {len(changed)} files under {desktop.data_home()}")
         return EXIT_OK
     for path in args.paths:
-        if not os.path.exists(path):
-            raise UsageError(f"no such file or folder: {path}")
+        _check_folder(path)
     from mlspace.ui.platform_check import display_problem
 
     problem = display_problem()
@@ -178,12 +177,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+def _check_folder(path: str) -> None:
+    """mlspace scans folders: say so at once for anything else the user names."""
+    if not os.path.lexists(path):
+        raise UsageError(f"no such file or folder: {path}")
+    if not os.path.isdir(path):
+        raise UsageError(f"{path} is not a folder: name the folder to scan")
+
+
 def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None = None
                    ) -> Snapshot:
     """Check the roots exist, then scan with progress on stderr when it is a terminal."""
     for path in args.paths:
-        if not os.path.exists(path):
-            raise UsageError(f"no such file or folder: {path}")
+        _check_folder(path)
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     options = ScanOptions(

@@ -7,6 +7,7 @@ import csv
 import html
 import io
 import json
+import re
 from collections.abc import Callable
 
 from mlspace import fmt
@@ -29,10 +30,29 @@ def render_csv(report: Report) -> str:
     return out.getvalue()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _md_code(text: str) -> str:
+    """``text`` as a Markdown code span that stays one, whatever it holds: a fence longer
+    than any run of backticks inside, table pipes escaped, control characters shown."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _md_text(text: str) -> str:
+    """Plain text in Markdown: no raw HTML, no accidental emphasis, links or table cells."""
+    text = _CONTROL.sub(" ", text)
+    return re.sub(r"([\\`*_{}\[\]()#+!|<>~])", r"\\\1", text)
+
+
 def render_markdown(report: Report) -> str:
     d = report.data
     t = d["totals"]
-    lines = [f"## Disk usage of {', '.join(d['roots'])}", "",
+    lines = [f"## Disk usage of {', '.join(_md_code(r) for r in d['roots'])}", "",
              f"{fmt.size(t['disk_usage'])} on disk ({fmt.size(t['apparent_size'])} apparent) in "
              f"{fmt.count(t['files'])} files, on {d['host']}, {d['generated']}.", "",
              "| Category | On disk | Share | Files |", "|---|---:|---:|---:|"]
@@ -42,10 +62,11 @@ def render_markdown(report: Report) -> str:
                          f"{100 * c['share']:.0f}% | {fmt.count(c['files'])} |")
     lines += ["", "### Largest items", "", "| Size | Category | Path |", "|---:|---|---|"]
     for a in d["top_artifacts"][:10]:
-        lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | `{a['path']}` |")
+        lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | {_md_code(a['path'])} |")
     lines += ["", f"### Suggested cleanups: {fmt.size(d['reclaimable'])} reclaimable", ""]
     for s in d["suggestions"]:
-        lines.append(f"- **{s['title']}** ({fmt.size(s['bytes'])}, {s['risk']}): {s['reason']}")
+        lines.append(f"- **{_md_text(s['title'])}** ({fmt.size(s['bytes'])}, {s['risk']}): "
+                     f"{_md_text(s['reason'])}")
     if not d["suggestions"]:
         lines.append("Nothing to suggest.")
     return "\n".join(lines) + "\n"
