@@ -16,6 +16,7 @@ import numpy as np
 
 from mlspace.advise.model import REVIEW, PlanItem, Suggestion, suggestion_id
 from mlspace.classify import Category, Inventory
+from mlspace.safe_read import Unreadable, iter_blocks, open_regular
 from mlspace.scan.walker import KIND_FILE
 
 MIN_SIZE = 1 << 20
@@ -24,23 +25,28 @@ _KEEP_WORDS = ("best", "final", "last", "latest")
 
 
 def _edges_hash(path: str, size: int) -> bytes | None:
+    """The hash of the first and last 64 KiB, or None when the file is not the regular
+    file of ``size`` bytes the scan saw (since replaced by a FIFO, a link, a device, or
+    changed): opened only through safe_read, so nothing blocks and no link is followed."""
     try:
-        with open(path, "rb") as f:
-            head = f.read(_EDGE)
-            f.seek(max(size - _EDGE, 0))
-            tail = f.read(_EDGE)
-    except OSError:
+        with open_regular(path) as (fd, info):
+            if info.st_size != size:
+                return None
+            head = os.pread(fd, _EDGE, 0)
+            tail = os.pread(fd, _EDGE, max(size - _EDGE, 0))
+    except (Unreadable, OSError):
         return None
     return hashlib.sha256(head + tail).digest()
 
 
 def _full_hash(path: str) -> bytes | None:
+    """SHA-256 of the whole file, read through safe_read in blocks (never more bytes than
+    it had when opened), or None when it cannot be read as a regular file."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
+        for block in iter_blocks(path):
+            digest.update(block)
+    except Unreadable:
         return None
     return digest.digest()
 

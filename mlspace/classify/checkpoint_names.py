@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mlspace.classify.readers.records import json_number
+
 
 @dataclass(frozen=True)
 class CheckpointName:
@@ -42,10 +44,12 @@ def _lightning(stem: str) -> CheckpointName:
     hpc = re.fullmatch(r"hpc_ckpt_(\d+)", stem)
     tool = "NeMo" if "--" in stem else "Lightning"
     step = values.get("step") or (hpc.group(1) if hpc else None)
+    # "epoch=nan" or "epoch=1e999" match the number pattern but are no epoch.
+    epoch = json_number(float(values["epoch"])) if "epoch" in values else None
     return CheckpointName(
         tool=tool,
         step=_int(step),
-        epoch=int(float(values["epoch"])) if "epoch" in values else None,
+        epoch=int(epoch) if epoch is not None else None,
         metrics=metrics,
         role=role,
     )

@@ -1,50 +1,54 @@
 """Small readers for the records tools keep beside their checkpoints: JSON state files and
-one-line text pointers. Each returns None when the record is missing, too large or malformed:
-a record is a hint, never a reason to fail."""
+one-line text pointers. Each returns None when the record is missing, too large, malformed
+or not a regular file in the tree (read through :mod:`mlspace.safe_read`, which never opens
+a FIFO or device and never follows a link): a record is a hint, never a reason to fail or
+to wait. Numbers in records go through :func:`json_number`."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
-import stat
 from dataclasses import dataclass
 
-#: Records larger than this are not read (a trainer_state.json with a huge log history).
-MAX_RECORD_BYTES = 20 * 2**20
+from mlspace.safe_read import MAX_RECORD_BYTES, Unreadable
+from mlspace.safe_read import read_text as _read_text
 
 
 def read_text(path: str, limit: int = MAX_RECORD_BYTES) -> str | None:
-    """The text of a regular file up to ``limit`` bytes. Opened non-blocking and checked to
-    be a regular file first, so a FIFO or device that happens to carry a record's name
-    can never hang the classification."""
+    """The text of a regular file of at most ``limit`` bytes, or None: read through
+    :mod:`mlspace.safe_read` (a FIFO, device or symlink under a record's name is refused
+    without being opened or followed), with "unreadable" meaning "no record"."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+        return _read_text(path, limit)
+    except Unreadable:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        blocks, left = [], limit + 1  # the file may grow while it is read
-        while left > 0 and (block := os.read(fd, min(left, 1 << 20))):
-            blocks.append(block)
-            left -= len(block)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    data = b"".join(blocks)
-    return None if len(data) > limit else data.decode("utf-8", "replace")
 
 
 def read_json(path: str) -> object | None:
+    """The parsed JSON of a record, or None when it is unreadable or not JSON. Parsing is
+    where an odd file fails: nesting deeper than the parser's recursion (RecursionError),
+    an integer longer than Python converts (ValueError), invalid text."""
     text = read_text(path)
     if text is None:
         return None
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
+        return None
+
+
+def json_number(value: object) -> int | float | None:
+    """``value`` if it is a finite JSON number, else None: the one check for a number read
+    from a record. JSON has no limits, so a record may hold ``1e999`` (parsed as inf), NaN
+    (Python writes it), a 400-digit integer (float() of it raises OverflowError), ``true``
+    (a bool is an int to Python) or a string; none of them is a step, epoch or metric."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return value if math.isfinite(value) else None
+    except OverflowError:  # an int too large for a float
         return None
 
 
@@ -68,40 +72,58 @@ class TrainerState:
 
 
 def read_trainer_state(path: str) -> TrainerState | None:
+    """The record, or None when it cannot be used as a whole: unreadable, not JSON, not a
+    JSON object, or its best checkpoint or log history not of the type HF writes (what
+    decides which checkpoint is kept is never guessed from a malformed record). A single
+    number that is not a finite JSON number is unknown and left out: HF itself writes NaN
+    or Infinity for a diverged metric, and the rest of such a record still holds."""
     data = read_json(path)
     if not isinstance(data, dict):
         return None
-    history = data.get("log_history") if isinstance(data.get("log_history"), list) else []
-    best_metric = data.get("best_metric")
+    history = data.get("log_history")
+    best_path = data.get("best_model_checkpoint")
+    if history is None:
+        history = []
+    if not isinstance(history, list) or not (best_path is None or isinstance(best_path, str)):
+        return None
+    best_metric = json_number(data.get("best_metric"))
     best_name = None
-    last_eval: dict = {}
+    last_eval: dict[str, float] = {}
     evals_by_step: dict[int, tuple[tuple[str, float], ...]] = {}
     epochs_by_step: dict[int, float] = {}
     for record in history:
         if not isinstance(record, dict):
             continue
-        step = record.get("step")
-        if isinstance(step, int) and isinstance(record.get("epoch"), (int, float)):
-            epochs_by_step[step] = record["epoch"]
-        evals = {k: v for k, v in record.items() if k.startswith("eval_")
-                 and isinstance(v, (int, float)) and k not in _EVAL_BOOKKEEPING}
+        step = _json_int(record.get("step"))
+        epoch = json_number(record.get("epoch"))
+        if step is not None and epoch is not None:
+            epochs_by_step[step] = epoch
+        evals = {k: float(v) for k, v in ((k, json_number(v)) for k, v in record.items())
+                 if v is not None and k.startswith("eval_") and k not in _EVAL_BOOKKEEPING}
         if evals:
             last_eval = evals
-            if isinstance(step, int):
-                evals_by_step[step] = tuple((k, float(v)) for k, v in evals.items())
+            if step is not None:
+                evals_by_step[step] = tuple(evals.items())
             if best_metric is not None and best_name is None:
                 best_name = next((k for k, v in evals.items() if v == best_metric), None)
-    best_path = data.get("best_model_checkpoint")
+    best = os.path.basename(best_path.rstrip("/\\")) if best_path else None
     return TrainerState(
-        global_step=data.get("global_step") if isinstance(data.get("global_step"), int) else None,
-        epoch=data.get("epoch") if isinstance(data.get("epoch"), (int, float)) else None,
-        best_checkpoint=os.path.basename(str(best_path).rstrip("/\\")) if best_path else None,
-        best_metric=best_metric if isinstance(best_metric, (int, float)) else None,
+        global_step=_json_int(data.get("global_step")),
+        epoch=json_number(data.get("epoch")),
+        best_checkpoint=best or None,
+        best_metric=best_metric,
         best_metric_name=best_name,
-        eval_metrics=tuple((k, float(v)) for k, v in last_eval.items()),
+        eval_metrics=tuple(last_eval.items()),
         evals_by_step=evals_by_step,
         epochs_by_step=epochs_by_step,
     )
+
+
+def _json_int(value: object) -> int | None:
+    """A step: a finite JSON number that is an integer (JSON's 100 is an int, 100.0 is not:
+    HF writes steps as integers)."""
+    number = json_number(value)
+    return number if isinstance(number, int) else None
 
 
 def read_pointer(path: str) -> str | None:
@@ -110,7 +132,7 @@ def read_pointer(path: str) -> str | None:
     text = read_text(path, limit=64 * 1024)
     if not text or not text.strip():
         return None
-    return os.path.basename(text.strip().splitlines()[0].strip().rstrip("/"))
+    return os.path.basename(text.strip().splitlines()[0].strip().rstrip("/")) or None
 
 
 _TF_STATE = re.compile(r'^model_checkpoint_path:\s*"(.*)"', re.M)
@@ -121,7 +143,7 @@ def read_tf_checkpoint_state(path: str) -> str | None:
     is not such a state file (``checkpoint`` is also a common name for other things)."""
     text = read_text(path, limit=1024 * 1024)
     match = _TF_STATE.search(text or "")
-    return os.path.basename(match.group(1)) if match else None
+    return (os.path.basename(match.group(1)) or None) if match else None
 
 
 def read_best_k_models(path: str) -> dict[str, float] | None:
@@ -135,7 +157,9 @@ def read_best_k_models(path: str) -> dict[str, float] | None:
         key, sep, value = line.rpartition(":")
         if sep and key.strip():
             try:
-                scores[os.path.basename(key.strip().strip("'\""))] = float(value)
+                score = json_number(float(value))  # "inf" and "nan" parse: not scores
             except ValueError:
                 continue
+            if score is not None:
+                scores[os.path.basename(key.strip().strip("'\""))] = score
     return scores or None
