@@ -6,11 +6,16 @@ MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` st
 file the tool names last or final, then the highest step or epoch, then the newest file.
 For "best": HF Trainer's ``best_model_checkpoint``, Lightning's ``best_k_models.yaml``, a file
 the tool names best, then a metric in the names whose direction is clear; else unknown.
+
+Records are read through :mod:`mlspace.safe_read`: one that is missing, cut short, not a
+regular file or a link (never followed: a record outside the tree decides nothing) counts as
+absent, and HF Trainer's next older record is used instead.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
@@ -45,21 +50,23 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         series_id = f"series:{folder}"
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
-        state = _newest_trainer_state(found)
+        state, recorded_best = _trainer_records(found)
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, state) if state else None)
                    for c in found]
-        series, members = _one_series(snapshot, row, folder, series_id, members, state)
+        series, members = _one_series(snapshot, row, folder, series_id, members, state,
+                                      recorded_best)
         all_series.append(series)
         artifacts.extend(members)
     return all_series, artifacts
 
 
 def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
-                members: list[Artifact], state: TrainerState | None
-                ) -> tuple[Series, list[Artifact]]:
+                members: list[Artifact], state: TrainerState | None,
+                recorded_best: set[str]) -> tuple[Series, list[Artifact]]:
     """The series of ``members``, and the members in order, marked as copies or partial
-    saves where the tools' files say so."""
+    saves where the tools' files say so. ``recorded_best``: the names HF Trainer's records
+    stand by as best (see _trainer_records), each protected."""
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
@@ -72,7 +79,11 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
                    else m for m in members]
         by_name = {m.name: m for m in members}
     best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state)
-    protected = {m.id for m in (latest, best) if m is not None} | pointed
+    also_best = {by_name[n].id for n in recorded_best if n in by_name}
+    if best is not None and also_best - {best.id}:
+        others = ", ".join(sorted(n for n in recorded_best if n in by_name and n != best.name))
+        best_reason += f"; other trainer_state.json records name {others}, kept too"
+    protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
     protected |= {m.id for m in members if m.role in ("best", "last", "final")}
     for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
         if member.copy_of in protected or (member.id in protected and member.copy_of):
@@ -105,15 +116,48 @@ def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
             m.name)
 
 
-def _newest_trainer_state(found: list[Candidate]) -> TrainerState | None:
-    """HF Trainer: the newest checkpoint's trainer_state.json. Its log history holds every
-    evaluation so far and the authoritative best, so one file is read per run, not one per
-    checkpoint (a long run's state file can be megabytes)."""
-    hf = [c for c in found if c.is_dir and c.tool == "HF Trainer" and c.step is not None]
-    if not hf:
-        return None
-    newest = max(hf, key=lambda c: c.step or 0)
-    return read_trainer_state(os.path.join(newest.path, "trainer_state.json"))
+def _trainer_records(found: list[Candidate]) -> tuple[TrainerState | None, set[str]]:
+    """HF Trainer: the newest usable trainer_state.json, and the checkpoint names that the
+    records still standing name as best.
+
+    The newest record's log history holds every evaluation so far and the best, so it gives
+    the epochs and metrics. But it can be missing, cut short by a crash, or not a regular
+    file: then the next older one counts. And records can disagree. An older record's best
+    is outdated only when a newer record names a best saved after the older one was written
+    (the run found a better one since); otherwise the records contradict each other, and
+    every best they name is kept. Reading stops at the first record older than a best a
+    newer one names, or at one naming no best, so a run costs the records from its latest
+    down to its best, not one per checkpoint (a long run's state file can be megabytes).
+    """
+    hf = sorted((c for c in found if c.is_dir and c.tool == "HF Trainer" and c.step is not None),
+                key=lambda c: c.step or 0, reverse=True)
+    steps = {c.name: c.step for c in hf}
+    newest: TrainerState | None = None
+    named: set[str] = set()
+    moved_on = -1  # the step of the newest best a newer record names
+    for found_ckpt in hf:
+        if (found_ckpt.step or 0) < moved_on:
+            break  # every older record's best has been superseded
+        state = read_trainer_state(os.path.join(found_ckpt.path, "trainer_state.json"))
+        if state is None:
+            continue
+        newest = newest or state
+        if not state.best_checkpoint:
+            break  # HF keeps a best once it has one: older records name none either
+        named.add(state.best_checkpoint)
+        step = steps.get(state.best_checkpoint, _hf_step(state.best_checkpoint))
+        moved_on = max(moved_on, step if step is not None else -1)
+    return newest, named
+
+
+_HF_CHECKPOINT = re.compile(r"checkpoint-(\d{1,18})")
+
+
+def _hf_step(name: str) -> int | None:
+    """The step in an HF checkpoint name that is not in the series (a deleted best). A
+    record's text is arbitrary: a step is at most 18 digits (int() refuses very long ones)."""
+    match = _HF_CHECKPOINT.fullmatch(name)
+    return int(match.group(1)) if match else None
 
 
 def _recorded(found: Candidate, state: TrainerState) -> dict[str, Any]:
@@ -171,8 +215,8 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
         path = os.path.join(folder, record)
         reader = read_tf_checkpoint_state if record == "checkpoint" else read_pointer
         target = reader(path)
-        if target and record == "latest_checkpointed_iteration.txt" and target.isdigit():
-            target = f"iter_{int(target):07d}"
+        if target and record == "latest_checkpointed_iteration.txt":
+            target = _megatron_tag(target)
         if target and target in by_name:
             pointed.add(by_name[target].id)
             return by_name[target], f"{tool} names {target}", pointed
@@ -195,6 +239,15 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
         return chosen, f"highest {what.split()[0]} ({what.split()[1]})", pointed
     chosen = max(numbered, key=lambda m: m.newest_mtime)
     return chosen, "newest file (no step recorded)", pointed
+
+
+def _megatron_tag(text: str) -> str:
+    """Megatron's tracker holds an iteration number (or "release"): the folder it names.
+    Plain ASCII digits only ("²".isdigit() is true, int() refuses it) and few enough that
+    int() takes them."""
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return f"iter_{int(text):07d}"
+    return text
 
 
 def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact],
@@ -221,7 +274,7 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
 
 def _hf_best(state: TrainerState | None, by_name: dict[str, Artifact]
              ) -> tuple[Artifact, str, str | None, float | None, str | None] | None:
-    """HF Trainer: the newest checkpoint's trainer_state.json names the best checkpoint."""
+    """HF Trainer: the newest usable trainer_state.json names the best checkpoint."""
     if state is None or not state.best_checkpoint or state.best_checkpoint not in by_name:
         return None
     metric = state.best_metric_name
