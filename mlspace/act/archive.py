@@ -8,6 +8,9 @@ from __future__ import annotations
 import contextlib
 import os
 import tarfile
+from collections.abc import Iterator
+
+from mlspace.safe_read import open_regular
 
 _CREATE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
            | getattr(os, "O_CLOEXEC", 0))
@@ -26,7 +29,7 @@ def make_archive(parent_fd: int, name: str, folder: str) -> str:
     try:
         with os.fdopen(fd, "wb") as raw:
             with tarfile.open(fileobj=raw, mode="w:gz") as tar:
-                tar.add(folder, arcname=name, recursive=True)
+                _pack(tar, folder, name)
             raw.flush()
             os.fsync(raw.fileno())
         try:  # a link, not a rename: it never replaces an archive that appeared meanwhile
@@ -38,3 +41,29 @@ def make_archive(parent_fd: int, name: str, folder: str) -> str:
         with contextlib.suppress(OSError):
             os.unlink(partial, dir_fd=parent_fd)
     return target
+
+
+def _pack(tar: tarfile.TarFile, folder: str, name: str) -> None:
+    """Add ``folder`` as ``name``: links as links, FIFOs and devices as entries (never
+    opened), regular files read through :mod:`mlspace.safe_read` (a file swapped for a FIFO
+    after it was listed cannot block the packing; it fails it, and the folder stays)."""
+    for path, arcname in _entries(folder, name):
+        info = tar.gettarinfo(path, arcname)
+        if not info.isreg():
+            tar.addfile(info)
+            continue
+        with open_regular(path) as (fd, st), os.fdopen(os.dup(fd), "rb") as content:
+            if st.st_size != info.size:
+                raise OSError(f"{path} changed while being packed")
+            tar.addfile(info, content)
+
+
+def _entries(folder: str, name: str) -> Iterator[tuple[str, str]]:
+    """Every path of the folder (itself first, each folder before what it holds) with its
+    name in the archive; links to folders are entries, never entered."""
+    yield folder, name
+    for top, dirs, files in os.walk(folder):
+        dirs.sort()
+        inside = os.path.relpath(top, folder)
+        for child in sorted(dirs + files):
+            yield os.path.join(top, child), os.path.normpath(os.path.join(name, inside, child))

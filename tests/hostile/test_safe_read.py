@@ -4,10 +4,10 @@ reason, and never reads past its cap."""
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
+from hostile_helpers import answers_quickly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,42 +15,23 @@ from mlspace import safe_read
 from mlspace.safe_read import Unreadable, iter_blocks, read_bytes, read_head, read_text
 
 
-def _answers_quickly(fn: object, *args: object) -> object:
-    """Run ``fn`` in a thread; a reader that blocks fails the test instead of hanging it."""
-    box: dict = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn(*args)  # type: ignore[operator]
-        except BaseException as err:  # noqa: BLE001 - handed back to the test
-            box["error"] = err
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(5)
-    assert not thread.is_alive(), f"{fn} blocked"
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
 def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "core"
     os.mkfifo(fifo)
     with pytest.raises(Unreadable, match="FIFO"):
-        _answers_quickly(read_head, str(fifo), 18)
+        answers_quickly(read_head, str(fifo), 18)
 
 
 def test_a_symlink_to_dev_zero_is_not_followed(tmp_path: Path) -> None:
     link = tmp_path / "pr"
     link.symlink_to("/dev/zero")
     with pytest.raises(Unreadable, match="symbolic link"):
-        _answers_quickly(read_bytes, str(link))
+        answers_quickly(read_bytes, str(link))
 
 
 def test_a_character_device_is_refused(tmp_path: Path) -> None:
     with pytest.raises(Unreadable, match="character device"):
-        _answers_quickly(read_bytes, "/dev/zero")
+        answers_quickly(read_bytes, "/dev/zero")
 
 
 def test_a_symlink_to_a_regular_file_outside_is_not_followed(tmp_path: Path) -> None:
