@@ -1,13 +1,32 @@
 """Where mlspace keeps its files, per platform (platformdirs): settings and rules in the config
-dir, the cleanup journal in the data dir. Created on first use."""
+dir, the cleanup journal in the data dir. Created on first use.
+
+The user's settings file, ``config.toml`` in the config dir, is read here too. It holds what
+the CLI and the app share and what an unattended run needs without a window: today the cold
+tier (``archive_root``, and whether an archived item leaves a symlink or a stub) and the
+ages after which archiving is suggested. A missing file means the defaults; a broken one is
+an error with its line, never silently ignored (an unattended run would otherwise archive
+with the wrong settings, or not at all, without anyone noticing).
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
+from mlspace.safe_read import Unreadable, read_text
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 APP_NAME = "mlspace"
+LINK_MODES = ("symlink", "stub")
 
 
 def config_dir() -> Path:
@@ -16,3 +35,63 @@ def config_dir() -> Path:
 
 def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def config_file() -> Path:
+    return config_dir() / "config.toml"
+
+
+class ConfigError(Exception):
+    """The settings file cannot be used; ``str(err)`` names the file and, when known, the
+    line."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The user's settings, with the defaults for anything the file leaves out."""
+
+    archive_root: str | None = None  # the cold tier; None: archiving is not offered
+    archive_link: str = "symlink"  # what stands at an archived item's path: symlink or stub
+    archive_checkpoints_days: float = 60.0  # kept checkpoints of finished runs
+    archive_datasets_days: float = 180.0  # raw and processed datasets
+    archive_logs_days: float = 180.0  # log folders and log archives
+
+
+_DAYS = {"archive_checkpoints_days", "archive_datasets_days", "archive_logs_days"}
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read ``config.toml`` (or ``path``); the defaults when there is none. Raises
+    ConfigError for a file that is there but wrong."""
+    path = path or config_file()
+    if not os.path.lexists(path):
+        return Settings()
+    try:
+        data = tomllib.loads(read_text(str(path), limit=1 << 20))
+    except Unreadable as err:
+        raise ConfigError(f"{path}: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: {err}") from None
+    return settings_from(data, str(path))
+
+
+def settings_from(data: dict, where: str) -> Settings:
+    """Check and convert the keys mlspace knows; an unknown one is an error (a typo would
+    otherwise silently change nothing)."""
+    values: dict[str, object] = {}
+    for key, value in data.items():
+        if key == "archive_root":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{where}: archive_root must be a folder path")
+            values[key] = os.path.abspath(os.path.expanduser(value))
+        elif key == "archive_link":
+            if value not in LINK_MODES:
+                raise ConfigError(f"{where}: archive_link must be one of {LINK_MODES}")
+            values[key] = value
+        elif key in _DAYS:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ConfigError(f"{where}: {key} must be a number of days, 0 or more")
+            values[key] = float(value)
+        else:
+            raise ConfigError(f"{where}: unknown setting {key!r}")
+    return Settings(**values)  # type: ignore[arg-type]

@@ -1,10 +1,15 @@
-"""Helpers for cleanup tests: hash a whole tree, find what the trash holds."""
+"""Helpers for cleanup tests: hash a whole tree, find what the trash holds, mount a second
+filesystem."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 
 def tree_digest(root: Path) -> dict[str, str]:
@@ -59,3 +64,19 @@ def trash_contents(home: Path) -> tuple[list[str], list[str]]:
     files = sorted(os.listdir(trash / "files")) if (trash / "files").exists() else []
     infos = sorted(os.listdir(trash / "info")) if (trash / "info").exists() else []
     return files, infos
+
+
+def mount_tmpfs(where: Path, size: str) -> None:
+    """Mount a small tmpfs at ``where`` (another filesystem, as a NAS or a second disk
+    would be); skip the test where that is not possible (not root, no mount)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root")
+    where.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+
+
+def unmount(where: Path) -> None:
+    subprocess.run(["umount", "-l", str(where)], check=False)

@@ -49,3 +49,58 @@ def test_ruff_is_clean() -> None:
     result = subprocess.run(["ruff", "check", "--quiet", str(REPO)], capture_output=True,
                             text=True, cwd=REPO)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: The only core modules that open, move or remove files by themselves, and why. Every
+#: other module reads a user's file through mlspace.safe_read and moves one through
+#: mlspace.act (moves, trash): a new direct open() or rename elsewhere fails this test.
+FILE_TOUCHING_MODULES = {
+    "safe_read.py": "the one bounded reader of users' files",
+    "act/moves.py": "descends to an item's folder through directory descriptors",
+    "act/trash.py": "moves items into and out of the trash through checked descriptors",
+    "act/archive.py": "writes a log archive beside a folder, through its descriptor",
+    "act/journal.py": "mlspace's own cleanup journal",
+    "act/treecopy.py": "copies an item to the cold tier and back through checked descriptors",
+    "act/pointer.py": "leaves and removes the link or stub at an archived item's path",
+    "act/lock.py": "mlspace's own lock files, one per tree an unattended run works on",
+    "index/history.py": "mlspace's own saved scans, kept and thinned in its data folder",
+    "scan/walker.py": "opens folders to list them (the scan)",
+    "cli.py": "writes the output file the user named",
+    "demo.py": "writes the sample workspace",
+    "desktop.py": "installs the menu entry and icons",
+    "classify/rules.py": "reads the user's own rules file in mlspace's config folder",
+}
+_OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
+             "symlink", "truncate", "renames"}
+_SHUTIL_CALLS = {"move", "rmtree", "copy", "copy2", "copyfile", "copytree"}
+_PATH_METHODS = {"read_text", "read_bytes", "write_text", "write_bytes", "unlink", "rmdir"}
+
+
+def _touches_files(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "open":
+            found.append("open()")
+        elif isinstance(func, ast.Attribute):
+            owner = func.value.id if isinstance(func.value, ast.Name) else None
+            if (owner == "os" and func.attr in _OS_CALLS) or \
+                    (owner == "shutil" and func.attr in _SHUTIL_CALLS):
+                found.append(f"{owner}.{func.attr}()")
+            elif owner not in ("os", "shutil") and func.attr in _PATH_METHODS:
+                found.append(f".{func.attr}()")
+    return found
+
+
+def test_only_the_safe_modules_open_or_move_files() -> None:
+    core = REPO / "mlspace"
+    offenders = {}
+    for path in core.rglob("*.py"):
+        rel = path.relative_to(core).as_posix()
+        if rel.startswith("ui/") or rel in FILE_TOUCHING_MODULES:
+            continue
+        if calls := _touches_files(path):
+            offenders[rel] = sorted(set(calls))
+    assert offenders == {}

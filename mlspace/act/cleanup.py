@@ -27,6 +27,7 @@ from mlspace.act.journal import (
 from mlspace.act.journal import history as journal_history
 from mlspace.act.journal import load as journal_load
 from mlspace.act.moves import MoveRefused
+from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.advise import PlanItem, Suggestion
 
 Progress = Callable[[int, int, str], None]  # done, total, path
@@ -72,7 +73,12 @@ def execute(suggestions: Sequence[Suggestion], roots: Sequence[str],
         if progress is not None:
             progress(n, len(items), item.path)
         with contextlib.suppress(JournalUnavailable):  # journal.failed says it
-            outcomes.append(_one(item, roots, busy, recent_seconds, journal, suggestion.archive))
+            if suggestion.policy in ARCHIVE_POLICIES:  # archive-only (raw data among them)
+                outcomes.append(_refuse(item, journal, "an archive suggestion is never "
+                                        "trashed: apply it with `mlspace archive`"))
+            else:
+                outcomes.append(_one(item, roots, busy, recent_seconds, journal,
+                                     suggestion.archive))
         if journal.failed:
             stopped = f"{journal.failed}; nothing more was moved"
             done = {o.path for o in outcomes}
@@ -82,6 +88,11 @@ def execute(suggestions: Sequence[Suggestion], roots: Sequence[str],
     if progress is not None:
         progress(len(items), len(items), "")
     return CleanupResult(cleanup_id, tuple(outcomes), stopped)
+
+
+def _refuse(item: PlanItem, journal: Journal, reason: str) -> Outcome:
+    journal.record(SKIPPED, item.path, reason=reason)
+    return Outcome(item.path, False, reason)
 
 
 def _recheck(item: PlanItem, roots: Sequence[str], busy: list[str],
@@ -121,8 +132,7 @@ def _one(item: PlanItem, roots: Sequence[str], busy: list[str], recent_seconds: 
         except (OSError, trash.TrashUnavailable) as err:
             reason = f"could not be moved to the trash: {err}"
     if reason is not None:
-        journal.record(SKIPPED, item.path, reason=reason)
-        return Outcome(item.path, False, reason)
+        return _refuse(item, journal, reason)
     assert st is not None
     outcome = Outcome(item.path, True, where.trash_file if where else "trash",
                       max(item.disk_usage - archived, 0))
@@ -166,6 +176,10 @@ def undo(cleanup_id: str, beside: bool = False) -> list[RestoreOutcome]:
     if not trash.CAN_RESTORE:
         raise NotImplementedError("restoring from the trash is supported on Linux only; put "
                                   "items back from the system trash")
+    if record.kind != "clean":  # moved to the cold tier too: the pointer and copy go
+        from mlspace.act.tier_undo import undo_tier
+
+        return undo_tier(record, journal, beside)
     return [_restore_one(entry, record, journal, beside) for entry in _to_restore(record)]
 
 
@@ -258,4 +272,4 @@ def history() -> list[CleanupRecord]:
 
 
 def last_undoable() -> CleanupRecord | None:
-    return next((r for r in history() if r.trashed or r.pending), None)
+    return next((r for r in history() if r.trashed or r.pending or r.in_flight), None)

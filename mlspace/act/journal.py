@@ -22,6 +22,19 @@ from mlspace.config import data_dir
 
 TRASHED, SKIPPED, RESTORED, RESTORE_FAILED = "trashed", "skipped", "restored", "restore-failed"
 ARCHIVED = "archived"  # a log folder was packed into an archive before going to the trash
+# Moving an item to the cold tier (mlspace.act.tier), one event per step, in this order:
+COPY_BEGUN = "tier-copy-begun"  # a temporary copy in the tier is being written
+COPIED = "tier-copied"  # the temporary copy is complete, fsynced and verified
+PLACED = "tier-placed"  # the copy was renamed to its final name in the tier
+LINKED = "tier-linked"  # after TRASHED: the symlink or stub now stands at the original path
+ROLLED_BACK = "tier-rolled-back"  # an unfinished move was undone; the original never moved
+# Bringing an archived item back (copy back from the tier), in this order, then RESTORED:
+BACK_BEGUN = "tier-back-begun"  # a copy from the tier is being written beside the pointer
+BACK_COPIED = "tier-back-copied"  # that copy is complete and verified; it replaces the pointer
+#: Last events after which an item is out of its place (in the trash, maybe archived).
+OUT_OF_PLACE = (TRASHED, RESTORE_FAILED, LINKED)
+#: Last events of a move that stopped half-way (a kill, a full tier, an unmount).
+IN_FLIGHT = (COPY_BEGUN, COPIED, PLACED, BACK_BEGUN, BACK_COPIED)
 
 
 def journal_dir() -> Path:
@@ -38,6 +51,8 @@ class CleanupRecord:
     roots: list[str]
     items: list[dict]  # path, is_dir, disk_usage, apparent_size, mtime, files, suggestion
     events: list[dict] = field(default_factory=list)
+    kind: str = "clean"  # "clean" (to the trash), "tier" (archive and trash), "bring-back"
+    meta: dict = field(default_factory=dict)  # e.g. the policy run that made it
 
     def state(self, path: str) -> dict | None:
         """The last event about a path (None: nothing happened to it yet)."""
@@ -50,15 +65,22 @@ class CleanupRecord:
         out = []
         for item in self.items:
             last = self.state(item["path"])
-            if last is not None and last["event"] in (TRASHED, RESTORE_FAILED):
-                out.append(next(e for e in reversed(self.events)
-                                if e.get("path") == item["path"] and e["event"] == TRASHED))
+            moved = next((e for e in reversed(self.events) if e.get("path") == item["path"]
+                          and e["event"] == TRASHED), None)
+            if last is not None and last["event"] in OUT_OF_PLACE and moved is not None:
+                out.append(moved)
         return out
 
     @property
     def pending(self) -> list[dict]:
         """Items with no event: the cleanup stopped before or while handling them."""
         return [i for i in self.items if self.state(i["path"]) is None]
+
+    @property
+    def in_flight(self) -> list[dict]:
+        """Items whose move to the tier stopped half-way: undo or a re-run settles them."""
+        return [i for i in self.items if (self.state(i["path"]) or {}).get("event")
+                in IN_FLIGHT]
 
     @property
     def freed(self) -> int:
@@ -79,13 +101,14 @@ class Journal:
         self.failed: JournalUnavailable | None = None  # set once a write failed
 
     @classmethod
-    def begin(cls, title: str, roots: list[str], items: list[dict]) -> tuple[Journal, str]:
+    def begin(cls, title: str, roots: list[str], items: list[dict], kind: str = "clean",
+              meta: dict | None = None) -> tuple[Journal, str]:
         """Write the plan. Raises JournalUnavailable (and leaves no partial file) when it
         cannot be written: then nothing may move."""
         cleanup_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         folder = journal_dir()
         header = {"id": cleanup_id, "created": time.time(), "title": title, "roots": roots,
-                  "items": items}
+                  "items": items, "kind": kind, "meta": meta or {}}
         final = folder / f"{cleanup_id}.jsonl"
         partial = folder / f".{cleanup_id}.tmp"
         try:
@@ -155,7 +178,8 @@ def read(path: Path) -> CleanupRecord | None:
         except ValueError:
             continue  # a line cut short by a crash
     return CleanupRecord(header["id"], header["created"], header.get("title", ""),
-                         header.get("roots", []), header["items"], events)
+                         header.get("roots", []), header["items"], events,
+                         header.get("kind", "clean"), header.get("meta") or {})
 
 
 def history() -> list[CleanupRecord]:
@@ -169,3 +193,35 @@ def load(cleanup_id: str) -> tuple[CleanupRecord, Journal] | None:
     path = journal_dir() / f"{cleanup_id}.jsonl"
     record = read(path)
     return (record, Journal(path)) if record else None
+
+
+# ------------------------------------------------------------------------------ policy runs
+def policy_runs_file() -> Path:
+    return data_dir() / "policy-runs.jsonl"
+
+
+def record_policy_run(summary: dict) -> None:
+    """Append one unattended run's summary (also runs that moved nothing), so the app can
+    say on its next start what ran while it was closed. Best effort: a run is not failed
+    because its summary could not be written (its journal, if it moved anything, was)."""
+    path = policy_runs_file()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(json.dumps(summary) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def policy_runs() -> list[dict]:
+    """Every recorded policy run, newest first (lines cut short by a crash are skipped)."""
+    try:
+        lines = policy_runs_file().read_text(encoding="utf-8",
+                                             errors="surrogateescape").splitlines()
+    except OSError:
+        return []
+    runs = []
+    for line in lines:
+        with contextlib.suppress(ValueError):
+            runs.append(json.loads(line))
+    return sorted(runs, key=lambda r: -float(r.get("time", 0)))

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import tree_digest
+from cleanup_helpers import mount_tmpfs, tree_digest, unmount
 from workspaces import age, hf_run, retention_of
 
 from mlspace.act import JournalUnavailable, execute, history, undo
@@ -166,29 +166,19 @@ def test_items_in_use_through_a_symlinked_root_are_skipped(tmp_path: Path, how: 
     assert all(o.done for o in result.outcomes if o.path != suggestion.items[0].path)
 
 
-def _mount_tmpfs(where: Path, size: str) -> None:
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    where.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
-
-
 @pytest.fixture
 def small_tmpfs(tmp_path: Path) -> object:
     mounted: list[Path] = []
 
     def mount(name: str, size: str = "256k") -> Path:
         where = tmp_path / name
-        _mount_tmpfs(where, size)
+        mount_tmpfs(where, size)
         mounted.append(where)
         return where
 
     yield mount
     for where in mounted:
-        subprocess.run(["umount", "-l", str(where)], check=False)
+        unmount(where)
 
 
 def _fill(folder: Path) -> None:

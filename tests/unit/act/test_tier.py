@@ -1,0 +1,232 @@
+"""Archiving to the cold tier and back, on one filesystem (the tier's same-disk guard is
+lifted; the two-filesystem round trips are in tests/e2e/test_cli_tier.py): the copy is
+verified, a link or stub is left, the original goes to the trash, and undo or a bring-back
+restores the tree byte for byte. Refusals and cancellations leave the original as it was
+and no partial copy behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from cleanup_helpers import trash_contents, tree_digest
+from layouts import make
+from tier_fixtures import age, hf_run, retention_of, same_disk_tier
+
+from mlspace.act import history, treecopy, undo
+from mlspace.act import trash as trash_module
+from mlspace.act.bring_back import NotArchived, bring_back
+from mlspace.act.pointer import STUB_SUFFIX
+from mlspace.act.tier import ARCHIVE, TRASH, Tier, TierUnavailable, run
+
+pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
+
+
+def _files_in(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if not p.is_dir())
+
+
+def test_archive_leaves_a_link_to_a_verified_copy_and_undo_restores_all(
+        tmp_path: Path, isolated_user_dirs: Path) -> None:
+    root = tmp_path / "ws"
+    run_dir = hf_run(root)
+    (run_dir / "checkpoint-20" / "weights").symlink_to("model.safetensors")
+    age(root)
+    before = tree_digest(root)
+    suggestion = retention_of(root)
+    tier = same_disk_tier(tmp_path)
+    steps: list[str] = []
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0,
+                 on_step=lambda event, path: steps.append(event))
+    assert not result.skipped and result.freed == suggestion.bytes
+    assert steps[:5] == ["tier-copy-begun", "tier-copied", "tier-placed", "trashed",
+                         "tier-linked"]
+    for item in suggestion.items:
+        dest = Path(tier.destination(item.path))
+        assert os.readlink(item.path) == str(dest)
+        assert dest == tmp_path / "cold" / "box" / item.path.lstrip("/")
+        assert (Path(item.path) / "model.safetensors").read_bytes() == \
+            (dest / "model.safetensors").read_bytes()
+    assert os.readlink(Path(tier.destination(suggestion.items[0].path)) / "weights") == \
+        "model.safetensors"  # a link inside is copied as a link
+    files, _ = trash_contents(isolated_user_dirs)
+    assert files == sorted(Path(p).name for p in suggestion.paths)
+    record = history()[0]
+    assert record.kind == "tier" and len(record.trashed) == 3
+    restored = undo(result.cleanup_id)
+    assert all(r.restored_to == r.path for r in restored), restored
+    assert tree_digest(root) == before
+    assert _files_in(tmp_path / "cold") == []
+    assert trash_contents(isolated_user_dirs) == ([], [])
+
+
+def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    suggestion = retention_of(root)
+    tier = same_disk_tier(tmp_path, link="stub")
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
+    assert not result.skipped
+    first = suggestion.items[0].path
+    assert not os.path.lexists(first) and os.path.isfile(first + STUB_SUFFIX)
+    back = bring_back(first + STUB_SUFFIX)
+    assert back.restored_to == first
+    assert not os.path.lexists(first + STUB_SUFFIX)
+    assert not os.path.lexists(tier.destination(first))
+    restored = undo(result.cleanup_id)  # the other two; the first is not taken twice
+    assert sorted(r.path for r in restored) == sorted(suggestion.paths[1:])
+    assert tree_digest(root) == before
+
+
+def test_undo_copies_back_when_the_trash_was_emptied(tmp_path: Path,
+                                                     isolated_user_dirs: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    suggestion = retention_of(root)
+    result = run([(suggestion, ARCHIVE)], [str(root)], same_disk_tier(tmp_path), recent_seconds=0)
+    shutil.rmtree(isolated_user_dirs / ".local/share/Trash")
+    restored = undo(result.cleanup_id)
+    assert all(r.restored_to == r.path for r in restored), restored
+    assert tree_digest(root) == before  # contents, sizes and times: copied back exactly
+    assert _files_in(tmp_path / "cold") == []
+
+
+def test_trash_and_archive_actions_share_one_undoable_journal(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    make(root, {"src/__pycache__/m.cpython-311.pyc": 100})
+    age(root)
+    before = tree_digest(root)
+    from layouts import inventory_of
+
+    from mlspace.advise import advise
+
+    plan = advise(inventory_of(root))
+    caches = next(s for s in plan.suggestions if s.policy == "python-caches")
+    result = run([(retention_of(root), ARCHIVE), (caches, TRASH)], [str(root)],
+                 same_disk_tier(tmp_path), recent_seconds=0)
+    assert not result.skipped and len(result.outcomes) == 4
+    assert not (root / "src/__pycache__").exists()
+    undo(result.cleanup_id)
+    assert tree_digest(root) == before
+
+
+def test_a_fifo_inside_stops_that_item_untouched(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    run_dir = hf_run(root)
+    before = tree_digest(root)  # without the FIFO: reading one blocks
+    os.mkfifo(run_dir / "checkpoint-20" / "pipe")
+    age(root)
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
+                 recent_seconds=0)
+    reasons = {Path(o.path).name: o.reason for o in result.outcomes}
+    assert "is a FIFO" in reasons["checkpoint-20"] and "original is untouched" in \
+        reasons["checkpoint-20"]
+    assert stat.S_ISFIFO(os.lstat(run_dir / "checkpoint-20" / "pipe").st_mode)
+    assert not any(".mlspace-partial" in f for f in _files_in(tmp_path / "cold"))
+    assert sum(o.done for o in result.outcomes) == 2
+    undo(result.cleanup_id)
+    (run_dir / "checkpoint-20" / "pipe").unlink()
+    assert tree_digest(root) == before
+
+
+def test_cancelling_rolls_back_the_item_and_stops(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    asked = {"n": 0}
+
+    def cancel() -> bool:
+        asked["n"] += 1
+        return asked["n"] > 3  # some way into the first copy
+
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
+                 recent_seconds=0, cancel=cancel)
+    assert result.outcomes[0].reason.startswith("cancelled")
+    assert all(o.reason.startswith("not attempted") for o in result.outcomes[1:])
+    assert "cancelled" in result.stopped
+    assert tree_digest(root) == before
+    assert _files_in(tmp_path / "cold") == []
+
+
+def test_a_copy_that_does_not_read_back_the_same_is_rolled_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    real = treecopy.summarize
+
+    def corrupted(parent_fd: int, name: str, read: bool = True, **kw: object
+                  ) -> treecopy.Summary:
+        got = real(parent_fd, name, read, **kw)  # type: ignore[arg-type]
+        return treecopy.Summary("0" * 64, got.listing, got.bytes, got.files) if read else got
+
+    monkeypatch.setattr(treecopy, "summarize", corrupted)
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
+                 recent_seconds=0)
+    assert all("does not read back the same" in o.reason for o in result.outcomes)
+    assert tree_digest(root) == before
+    assert _files_in(tmp_path / "cold") == []
+
+
+def test_the_same_disk_is_refused_unless_allowed(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    (tmp_path / "cold").mkdir()
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], Tier(str(tmp_path / "cold")),
+                 recent_seconds=0)
+    assert all("same disk" in o.reason for o in result.outcomes)
+    assert tree_digest(root) == before
+    with pytest.raises(TierUnavailable, match="not there"):
+        run([(retention_of(root), ARCHIVE)], [str(root)], Tier(str(tmp_path / "nas")))
+
+
+def test_an_existing_archived_copy_is_never_overwritten(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    suggestion = retention_of(root)
+    tier = same_disk_tier(tmp_path)
+    taken = Path(tier.destination(suggestion.items[0].path))
+    taken.mkdir(parents=True)
+    (taken / "someone-elses").write_text("keep me")
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
+    assert "already holds" in result.outcomes[0].reason
+    assert (taken / "someone-elses").read_text() == "keep me"
+    assert os.path.isdir(suggestion.items[0].path) and not os.path.islink(
+        suggestion.items[0].path)
+
+
+def test_bring_back_refuses_a_link_mlspace_did_not_make(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "ckpt").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(NotArchived, match="not in the archive folder"):
+        bring_back(str(tmp_path / "ws" / "ckpt"), archive_root=str(tmp_path / "cold"))
+    with pytest.raises(NotArchived, match="not an archived item"):
+        bring_back(str(tmp_path / "elsewhere"))
+
+
+def test_sparse_files_stay_sparse_and_times_are_kept(tmp_path: Path) -> None:
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.mkdir()
+    dst.mkdir()
+    with open(src / "big.bin", "wb") as f:
+        f.seek(64 << 20)
+        f.write(b"end")
+    os.utime(src / "big.bin", ns=(1_000_000_123, 2_000_000_456))
+    src_fd, dst_fd = os.open(src, os.O_RDONLY), os.open(dst, os.O_RDONLY)
+    try:
+        copied = treecopy.copy_tree(src_fd, "big.bin", dst_fd, "copy.bin")
+        assert treecopy.summarize(dst_fd, "copy.bin").digest == copied.digest
+    finally:
+        os.close(src_fd)
+        os.close(dst_fd)
+    st = os.stat(dst / "copy.bin")
+    assert st.st_size == (64 << 20) + 3 and st.st_mtime_ns == 2_000_000_456
+    assert st.st_blocks * 512 < 1 << 20
