@@ -3,6 +3,7 @@ and returns suggestions. Raw datasets are never suggested: no policy looks at th
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import time
@@ -70,12 +71,12 @@ def _series_label(inv: Inventory, s: Series) -> str:
 # ------------------------------------------------------------------ checkpoint retention
 def _ranked_best(inv: Inventory, s: Series, k: int) -> list[str]:
     """The best k checkpoints by the series' metric; just the recorded best when the metric
-    cannot rank the others."""
+    cannot rank the others. A NaN value never ranks (a diverged save is no best)."""
     if s.best is None or k <= 0:
         return []
     if s.best_metric and s.best_mode:
         scored = [(inv.artifact_by_id[m].metric(s.best_metric), m) for m in s.members]
-        scored = [(v, m) for v, m in scored if v is not None]
+        scored = [(v, m) for v, m in scored if v is not None and not math.isnan(v)]
         scored.sort(reverse=s.best_mode == "max")
         ranked = [m for _, m in scored]
         if s.best in ranked:
@@ -84,43 +85,131 @@ def _ranked_best(inv: Inventory, s: Series, k: int) -> list[str]:
     return [s.best]
 
 
+def _released_by_user(s: Series, settings: AdviceSettings) -> list[str]:
+    """The members the tool keeps as its own top-k that the user lets go: only when the
+    user set, for this very series, fewer best ones than the tool keeps, and only the
+    worst of them by the tool's recorded scores. The global K (a default chosen without
+    this run's k in mind) never undoes a tool's retention, and neither does an order that
+    is not known. The tool's best and last are never among them (they are not tool_kept)."""
+    if s.id not in settings.keep_per_series or not s.tool_kept_ranked:
+        return []
+    keep_best, _ = settings.keep_for(s.id)
+    return list(s.tool_kept[max(keep_best - 1, 0):])  # the best itself is the first kept
+
+
 def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set[str]:
     """What retention keeps: best K, latest N complete ones, and everything the series
-    protects (what the tools' records point to, and copies of those)."""
+    protects (what the tools' records point to, the top-k a tool keeps, and copies of
+    those) but what the user released of the tool's top-k."""
     keep_best, keep_latest = settings.keep_for(s.id)
-    complete = [m for m in s.members if inv.artifact_by_id[m].role != "partial"]
-    latest = complete[-keep_latest:] if keep_latest > 0 else []
-    kept = set(_ranked_best(inv, s, keep_best)) | set(latest) | set(s.protected)
+    latest = _latest_complete(inv, s, keep_latest)
+    protected = set(s.protected) - set(_released_by_user(s, settings))
+    kept = set(_ranked_best(inv, s, keep_best)) | set(latest) | protected
     copies = {inv.artifact_by_id[m].copy_of for m in kept} - {None}
     kept |= {m for m in s.members if inv.artifact_by_id[m].copy_of in kept} | copies
     return kept  # type: ignore[return-value]
 
 
+def _latest_complete(inv: Inventory, s: Series, n: int) -> list[str]:
+    complete = [m for m in s.members if inv.artifact_by_id[m].role != "partial"]
+    return complete[-n:] if n > 0 else []
+
+
 def checkpoint_retention(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
     out = []
     for s in inv.series:
-        keep_best, keep_latest = settings.keep_for(s.id)
         kept = kept_checkpoints(inv, s, settings)
         drop = [inv.artifact_by_id[m] for m in s.members if m not in kept
                 and inv.artifact_by_id[m].role != "partial"]
         if not drop:
             continue
         items = [i for a in drop for i in _artifact_items(inv, a)]
-        label = _series_label(inv, s)
-        if s.best is None:
-            title = f"Keep the latest {keep_latest} of {label}"
-            reason = (f"{len(drop)} older checkpoints of {label}. Which one is best is not "
-                      f"recorded ({s.best_reason}), so only the latest {keep_latest} are kept.")
-            risk = REVIEW
-        else:
-            metric = f" by {s.best_metric}" if s.best_metric else ""
-            title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
-            reason = (f"{len(drop)} checkpoints of {label} that are neither among the best "
-                      f"{keep_best}{metric} ({s.best_reason}) nor the latest {keep_latest} "
-                      f"({s.latest_reason}).")
-            risk = SAFE
+        title, reason, risk = _retention_story(inv, s, settings, kept, drop)
         out.append(_make("checkpoint-retention", title, reason, risk, items, s.id))
     return out
+
+
+#: Tools that may keep only their best k by a metric, and how they say it.
+_TOP_K_TOOLS = {
+    "Lightning": "Lightning's ModelCheckpoint(save_top_k=k) keeps only its best k by a "
+                 "monitored metric",
+    "NeMo": "NeMo's checkpoint callback keeps only its best save_top_k by a monitored metric",
+    "timm": "timm's CheckpointSaver keeps only its best --checkpoint-hist by the eval metric",
+    "Orbax": "Orbax's CheckpointManager with a best_fn keeps only its best max_to_keep",
+}
+
+
+def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: set[str],
+                     drop: list[Artifact]) -> tuple[str, str, str]:
+    """Title, reason and risk of a retention suggestion. It is safe only when the best is
+    recorded and nothing the tool kept as its own top-k goes; otherwise it is for review
+    and says which checkpoints stay and why."""
+    keep_best, keep_latest = settings.keep_for(s.id)
+    label = _series_label(inv, s)
+    if s.best is None:
+        caution = _TOP_K_TOOLS.get(s.tool)
+        caution = (f" {caution}: if this run did, an older checkpoint may be one of them, "
+                   "and neither a readable record nor the file names tell which."
+                   if caution else "")
+        return (f"Keep the latest {keep_latest} of {label}",
+                f"{len(drop)} older checkpoints of {label}. Which one is best is not recorded "
+                f"({s.best_reason}), so only the latest {keep_latest} are kept.{caution} "
+                f"Kept: {_why_kept(inv, s, kept, settings)}.", REVIEW)
+    metric = f" by {s.best_metric}" if s.best_metric else ""
+    title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
+    reason = (f"{len(drop)} checkpoints of {label} that are neither among the best "
+              f"{keep_best}{metric} ({s.best_reason}) nor the latest {keep_latest} "
+              f"({s.latest_reason}).")
+    released = [a.name for a in drop if a.id in set(s.tool_kept)]
+    if released:
+        return title, (
+            f"{reason} You asked to keep fewer of {label} than the tool keeps itself "
+            f"({s.tool_kept_reason}), so {', '.join(released)} (ranked below the best "
+            f"{keep_best} by the recorded {s.best_metric}) go as well. "
+            f"Kept: {_why_kept(inv, s, kept, settings)}."), REVIEW
+    if s.tool_kept:
+        reason += (f" The {len(s.tool_kept)} more the tool keeps as its own top-k stay "
+                   f"({s.tool_kept_reason}).")
+    return title, reason, SAFE
+
+
+#: How many kept checkpoints a reason names before "and N more".
+_KEPT_NAMED = 8
+
+
+def _why_kept(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettings) -> str:
+    """The checkpoints retention keeps, newest first, each with why."""
+    _, keep_latest = settings.keep_for(s.id)
+    latest = set(_latest_complete(inv, s, keep_latest))
+    names = {m: inv.artifact_by_id[m].name for m in s.members}
+    told = []
+    for m in reversed(s.members):
+        if m in kept:
+            a = inv.artifact_by_id[m]
+            told.append(f"{a.name} ({' and '.join(_whys(s, a, kept, latest, names))})")
+    more = f" and {len(told) - _KEPT_NAMED} more" if len(told) > _KEPT_NAMED else ""
+    return "; ".join(told[:_KEPT_NAMED]) + more
+
+
+def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
+          names: dict[str, str]) -> list[str]:
+    whys = []
+    if a.id == s.latest:
+        whys.append(f"the latest, {s.latest_reason}")
+    if a.id == s.best:
+        whys.append(f"the best, {s.best_reason}")
+    if a.copy_of in kept:
+        whys.append(f"{a.copy_kind} copy of {names.get(a.copy_of or '', 'a kept one')}")
+    if a.id in s.tool_kept:
+        whys.append("one of the tool's own top-k")
+    if a.role in ("best", "last", "final") and a.id not in (s.best, s.latest):
+        whys.append(f"named {a.role} by the tool")
+    if not whys and a.id in latest:
+        whys.append(f"one of the latest {len(latest)}")
+    if not whys:
+        whys.append("named by the tool's records" if a.id in s.protected
+                    else "ranked among the best")
+    return whys
 
 
 def strip_resume_state(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:

@@ -4,16 +4,24 @@ where they exist, which one is the latest and which the best (ml-layouts.md §8)
 Order of trust for "latest": a pointer the tool wrote (DeepSpeed ``latest``, Detectron2 and
 MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` state), then a
 file the tool names last or final, then the highest step or epoch, then the newest file.
-For "best": HF Trainer's ``best_model_checkpoint``, Lightning's ``best_k_models.yaml``, a file
-the tool names best, then a metric in the names whose direction is clear; else unknown.
+For "best": HF Trainer's ``best_model_checkpoint``, the ModelCheckpoint state Lightning keeps
+inside its ``.ckpt`` files (see series_lightning), Lightning's ``best_k_models.yaml``, a file
+the tool names best, then a metric in the names whose direction is clear (a NaN never wins);
+else unknown. Every file a readable record names as best or latest is protected, and so is
+the top-k a Lightning callback keeps (the tool has done that retention). HF Trainer's own
+retention (``save_total_limit``: the newest N, and the best with ``load_best_model_at_end``)
+is recorded only in ``training_args.bin``, a pickle, so it is not known here: what keeps an
+HF run safe is every best its trainer_state.json records name, the evaluations by step that
+rank the others, and the latest N (the same shape as the Trainer's own rotation).
 
 Records are read through :mod:`mlspace.safe_read`: one that is missing, cut short, not a
 regular file or a link (never followed: a record outside the tree decides nothing) counts as
-absent, and HF Trainer's next older record is used instead.
+absent, and the next older record is used instead.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Any
@@ -28,6 +36,7 @@ from mlspace.classify.readers.records import (
     read_tf_checkpoint_state,
     read_trainer_state,
 )
+from mlspace.classify.series_lightning import LightningFacts, read_lightning_facts
 from mlspace.scan import Snapshot
 
 
@@ -51,11 +60,12 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
         state, recorded_best = _trainer_records(found)
+        lightning = _lightning_records(folder, found)
         run_id = run_ids[row]
-        members = [c.artifact(series_id, run_id, _recorded(c, state) if state else None)
+        members = [c.artifact(series_id, run_id, _recorded(c, state, lightning))
                    for c in found]
         series, members = _one_series(snapshot, row, folder, series_id, members, state,
-                                      recorded_best)
+                                      recorded_best, lightning)
         all_series.append(series)
         artifacts.extend(members)
     return all_series, artifacts
@@ -63,10 +73,12 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
 
 def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
                 members: list[Artifact], state: TrainerState | None,
-                recorded_best: set[str]) -> tuple[Series, list[Artifact]]:
+                recorded_best: set[str], lightning: LightningFacts | None
+                ) -> tuple[Series, list[Artifact]]:
     """The series of ``members``, and the members in order, marked as copies or partial
     saves where the tools' files say so. ``recorded_best``: the names HF Trainer's records
-    stand by as best (see _trainer_records), each protected."""
+    stand by as best (see _trainer_records), each protected; ``lightning``: what Lightning's
+    records say (every file they name as best or last is protected, the top-k kept)."""
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
@@ -78,13 +90,19 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         members = [evolve(m, role="partial") if m.step is not None and m.step > latest.step
                    else m for m in members]
         by_name = {m.name: m for m in members}
-    best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state)
+    best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state,
+                                                   lightning)
     also_best = {by_name[n].id for n in recorded_best if n in by_name}
     if best is not None and also_best - {best.id}:
         others = ", ".join(sorted(n for n in recorded_best if n in by_name and n != best.name))
         best_reason += f"; other trainer_state.json records name {others}, kept too"
+    if lightning is not None:
+        also_best |= {by_name[n].id for n in lightning.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
     protected |= {m.id for m in members if m.role in ("best", "last", "final")}
+    tool_kept = [by_name[n].id for n in (lightning.top_k if lightning else ())
+                 if n in by_name and by_name[n].id not in protected]
+    protected |= set(tool_kept)
     for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
         if member.copy_of in protected or (member.id in protected and member.copy_of):
             protected |= {member.id, member.copy_of or member.id}
@@ -104,6 +122,10 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         "protected": tuple(m.id for m in members if m.id in protected),
         "disk_usage": sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
         "run": members[0].run,
+        "tool_kept": tuple(tool_kept),
+        "tool_kept_ranked": bool(tool_kept) and lightning is not None
+        and lightning.top_k_ranked and lightning.metric == metric,
+        "tool_kept_reason": lightning.top_k_reason if tool_kept and lightning else "",
     })
     return series, members
 
@@ -160,7 +182,26 @@ def _hf_step(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _recorded(found: Candidate, state: TrainerState) -> dict[str, Any]:
+def _lightning_records(folder: str, found: list[Candidate]) -> LightningFacts | None:
+    """Lightning's records among the ``.ckpt`` files of the folder, if any is readable."""
+    paths = [c.path for c in found if not c.is_dir and c.name.endswith(".ckpt")]
+    return read_lightning_facts(folder, paths) if paths else None
+
+
+def _recorded(found: Candidate, state: TrainerState | None,
+              lightning: LightningFacts | None) -> dict[str, Any] | None:
+    """What the run's records add to a checkpoint: HF Trainer's epoch and evaluation at its
+    step; the score Lightning recorded for a top-k file, under the monitored metric."""
+    if state is not None:
+        return _hf_recorded(found, state)
+    if lightning is None or lightning.metric is None or found.name not in lightning.scores:
+        return None
+    named = dict(found.parsed.metrics) if found.parsed else {}
+    named[lightning.metric] = lightning.scores[found.name]  # exact, where a name rounds
+    return {"metrics": tuple(named.items())}
+
+
+def _hf_recorded(found: Candidate, state: TrainerState) -> dict[str, Any]:
     """HF Trainer checkpoints: epoch and evaluation at their step, from the run's log."""
     step = found.step
     if found.tool != "HF Trainer" or step is None or (
@@ -251,11 +292,14 @@ def _megatron_tag(text: str) -> str:
 
 
 def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact],
-          state: TrainerState | None
+          state: TrainerState | None, lightning: LightningFacts | None
           ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
     hf = _hf_best(state, by_name)
     if hf is not None:
         return hf
+    if lightning is not None and lightning.best in by_name:
+        return (by_name[lightning.best], lightning.best_reason, lightning.metric,
+                lightning.value, lightning.mode)
     if "best_k_models.yaml" in children:
         scores = read_best_k_models(os.path.join(folder, "best_k_models.yaml")) or {}
         known = {name: s for name, s in scores.items() if name in by_name}
@@ -294,8 +338,13 @@ def _best_by_metric(members: list[Artifact]
         mode = direction(metric)
         if mode is None:
             continue
+        # NaN compares false with everything, so min()/max() could pick it: a diverged
+        # save (epoch=3-val_loss=nan.ckpt) is never the best.
+        scored = [m for m in candidates if not math.isnan(dict(m.metrics)[metric])]
+        if not scored:
+            return None, f"{metric} is NaN in every file name", None, None, None
         pick = min if mode == "min" else max
-        best = pick(candidates, key=lambda m: dict(m.metrics)[metric])
+        best = pick(scored, key=lambda m: dict(m.metrics)[metric])
         value = dict(best.metrics)[metric]
         return best, f"{metric} in the file names ({mode})", metric, value, mode
     names = ", ".join(ranked) or "none shared"

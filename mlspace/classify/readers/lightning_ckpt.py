@@ -6,726 +6,45 @@ best so far, the scores of the top-k files, the k-th worst of them and the path 
 cleanup must know to never remove the best or latest checkpoint, and it is more trustworthy
 than a metric parsed out of a file name. But a ``.ckpt`` is a pickle, and unpickling (or
 ``torch.load``) a user's file runs whatever code it names; mlspace also needs no ML framework.
-So this module reads the pickle as *data*:
+So the file is read as *data* by :mod:`mlspace.classify.readers.torch_archive` (nothing in it
+is imported, constructed or called), and this module picks the callback states out of the
+plain values: a score that is a one-element tensor is read from its storage, at most
+:data:`MAX_SCORES` of them per file. Anything malformed or out of bounds makes the read
+answer ``None``, never raise: a checkpoint's record is a hint, not a reason to fail a scan.
 
-- the file is opened only through :func:`mlspace.safe_read.open_regular` (no FIFOs, devices
-  or symlinks), and only the members it needs are read from the torch zip archive:
-  ``<name>/data.pkl`` and the few ``<name>/data/<key>`` storages holding the scores;
-- ``data.pkl`` is decoded by :func:`pickletools.genops` (a parser that never imports or
-  calls anything) and fed to a small stack machine, :class:`_Machine`, that builds only plain
-  values (str, bytes, int, float, bool, None, tuple, list, dict, set). Every reference to a
-  global, every call (REDUCE, NEWOBJ, INST, OBJ, BUILD) and every persistent id becomes an
-  inert placeholder (:class:`Opaque`, :class:`StorageRef`, :class:`TensorRef`): nothing is
-  imported, constructed or called. ``torch._utils._rebuild_tensor_v2(storage, offset, size,
-  ...)`` becomes a :class:`TensorRef`, and a one-element one is turned into a float by reading
-  its bytes from the storage member with :mod:`struct`;
-- everything is bounded (member sizes, bytes of pickle, opcodes, string lengths, nesting,
-  number of archive members, scores read) and anything out of bounds or malformed makes the
-  whole read answer ``None``, never raise: a checkpoint's record is a hint, not a reason to
-  fail a scan.
-
-Old formats: a torch file saved before torch 1.6 (or with
-``_use_new_zipfile_serialization=False``) is a sequence of pickles (magic number, protocol
-version, system info, the object, its storage keys) followed by the raw storages; a plain
-pickle with no preamble is read as the object itself (its tensors' values are then unknown).
 Lightning before 1.5 keyed ``callbacks`` by the callback class (a pickled global, read here
 as an :class:`Opaque` named ``...ModelCheckpoint``), and Lightning 0.8-0.9 stored
 ``checkpoint_callback_best_model_path``/``_score`` at the top level: both are understood.
 
-Paths in the state are as the training process saw them (absolute on the training machine,
-or relative to its working directory): :func:`match_recorded_path` maps one to a file that is
-actually here by comparing path suffixes.
+A folder's state comes from as few files as possible (:func:`read_folder_state`: normally
+``last.ckpt`` alone). Paths in the state are as the training process saw them (absolute on
+the training machine, or relative to its working directory): :func:`match_recorded_path`
+maps one to a file that is actually here by comparing path suffixes.
 """
 
 from __future__ import annotations
 
-import io
 import math
 import os
-import pickletools
 import re
 import stat
-import struct
-import zipfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from mlspace.safe_read import Unreadable, open_regular
+from mlspace.classify.readers.inert_pickle import Malformed, Opaque
+from mlspace.classify.readers.torch_archive import (
+    DATA_ERRORS,
+    Storages,
+    TensorRef,
+    open_torch_file,
+)
 
-# ---------------------------------------------------------------------------------------------
-# Bounds. A real checkpoint's pickle is small (tensors live in separate storages): a 7B-param
-# model with optimizer state has a data.pkl of a few MiB and well under a million opcodes.
-
-#: Largest ``data.pkl`` (or legacy pickle stream) read, in bytes.
-MAX_PICKLE_BYTES = 64 * 2**20
-#: Most opcodes interpreted in one file (all its pickles together).
-MAX_OPCODES = 2_000_000
-#: Longest single str/bytes value in the pickle.
-MAX_STRING_BYTES = 16 * 2**20
-#: Largest integer kept (in bits); pickled ints in a checkpoint are small.
-MAX_INT_BITS = 1024
-#: Deepest nesting of containers (a real checkpoint nests a dozen levels).
-MAX_DEPTH = 200
-#: Deepest MARK nesting (pending ``(`` of the pickle stack machine).
-MAX_MARKS = 2 * MAX_DEPTH
-#: Most members in the zip archive, and largest central directory, in bytes.
-MAX_MEMBERS = 200_000
-MAX_CENTRAL_DIRECTORY = 32 * 2**20
-#: Largest storage member a score is read from (a score's storage holds one element).
-MAX_SCORE_STORAGE_BYTES = 16 * 2**20
 #: Most scores read from storages in one file (a ``save_top_k=-1`` run records one per file).
 MAX_SCORES = 10_000
 #: Most ModelCheckpoint states kept from one file.
 MAX_STATES = 64
 #: Most ``.ckpt`` files :func:`read_folder_state` tries before giving up on a folder.
 MAX_FOLDER_FILES = 8
-
-_LINE_BYTES = 64 * 2**10  # longest text line (protocol 0 opcodes) read from a stream
-_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
-_LEGACY_PROTOCOL = 1001
-_ZIP_MAGIC = b"PK\x03\x04"
-
-
-class _Malformed(Exception):
-    """Out of bounds or not what a torch checkpoint looks like: the read answers None."""
-
-
-# Data errors the parsers and zipfile raise on malformed input. Anything else (AttributeError,
-# NameError, AssertionError) would be a bug here and is left to surface.
-_DATA_ERRORS = (
-    _Malformed, Unreadable, OSError, EOFError, ValueError, LookupError, TypeError,
-    ArithmeticError, struct.error, zipfile.BadZipFile, RuntimeError, MemoryError, Warning,
-)
-
-# ---------------------------------------------------------------------------------------------
-# Placeholders: what the pickle would have built, recorded and never built. eq=False keeps
-# them hashable by identity, so they can be dict keys the way the real objects would be.
-
-
-@dataclass(eq=False)
-class Opaque:
-    """A global (``module qualname``, ``is_global``) or what calling or constructing one
-    would have given (its name, the arguments, and the state a BUILD would have set)."""
-
-    name: str
-    args: tuple = ()
-    state: object = None
-    is_global: bool = False
-
-
-@dataclass(eq=False)
-class StorageRef:
-    """A persistent id naming a tensor storage: ``data/<key>`` in a zip archive, or the
-    storage of that key in a legacy file. ``base`` is a legacy view's offset, in elements."""
-
-    key: str
-    dtype: str | None  # a key of _DTYPES, None when the storage type is not one we read
-    element_size: int | None
-    numel: int
-    base: int = 0
-
-
-@dataclass(eq=False)
-class TensorRef:
-    """A tensor as ``torch._utils._rebuild_tensor_v2`` would rebuild it."""
-
-    storage: StorageRef
-    offset: int
-    size: tuple[int, ...]
-
-
-# storage class name -> (dtype, element size); dtype None = size known but value not read
-_STORAGES: dict[str, tuple[str | None, int]] = {
-    "FloatStorage": ("f4", 4), "DoubleStorage": ("f8", 8), "HalfStorage": ("f2", 2),
-    "BFloat16Storage": ("bf16", 2), "LongStorage": ("i8", 8), "IntStorage": ("i4", 4),
-    "ShortStorage": ("i2", 2), "CharStorage": ("i1", 1), "ByteStorage": ("u1", 1),
-    "BoolStorage": ("b1", 1), "UntypedStorage": ("u1", 1),
-    "ComplexFloatStorage": (None, 8), "ComplexDoubleStorage": (None, 16),
-    "QInt8Storage": (None, 1), "QUInt8Storage": (None, 1), "QInt32Storage": (None, 4),
-    "QUInt4x2Storage": (None, 1), "QUInt2x4Storage": (None, 1),
-}
-# dtype -> struct format of one element (bf16 is read as the top half of a float32)
-_DTYPES = {"f4": "f", "f8": "d", "f2": "e", "bf16": "H", "i8": "q", "i4": "i", "i2": "h",
-           "i1": "b", "u1": "B", "b1": "?"}
-_NUMPY_DTYPES = {"f8": "d", "f4": "f", "f2": "e", "i8": "q", "i4": "i", "i2": "h", "i1": "b",
-                 "u8": "Q", "u4": "I", "u2": "H", "u1": "B"}
-
-_TENSOR_REBUILDERS = frozenset({
-    "torch._utils _rebuild_tensor_v2", "torch._utils _rebuild_tensor",
-    "torch._utils _rebuild_tensor_v3",
-})
-_PARAMETER_REBUILDERS = frozenset({
-    "torch._utils _rebuild_parameter", "torch._utils _rebuild_parameter_with_state",
-})
-# Calls whose result is a container the pickle then fills (SETITEMS on an OrderedDict).
-_DICT_FACTORIES = frozenset({
-    "collections OrderedDict", "builtins dict", "__builtin__ dict", "collections defaultdict",
-})
-_SET_FACTORIES = frozenset({"builtins set", "__builtin__ set", "builtins frozenset",
-                            "__builtin__ frozenset"})
-_NUMPY_SCALARS = frozenset({"numpy.core.multiarray scalar", "numpy._core.multiarray scalar"})
-_SMALL_INT = 2**61 - 1  # below this, distinct ints hash apart (see _key)
-
-_CONTAINERS = (list, dict, tuple, set, frozenset, Opaque)
-
-
-# ---------------------------------------------------------------------------------------------
-# The stack machine
-
-
-class _Machine:
-    """Interprets the opcodes :func:`pickletools.genops` decodes, with the semantics of
-    :class:`pickle.Unpickler` for plain values and placeholders for everything else.
-
-    It never recurses (so deep nesting cannot overflow anything) and never hashes a
-    structured value: a dict key or set element that is not a str, bytes, small int, float,
-    bool, None or placeholder is wrapped in a fresh :class:`Opaque`, so no crafted tuple can
-    make hashing slow (colliding keys) or deep. Nesting depth is tracked as containers are
-    filled and capped at :data:`MAX_DEPTH`."""
-
-    def __init__(self) -> None:
-        self.opcodes_left = MAX_OPCODES
-        self.storages: dict[str, StorageRef] = {}  # every storage a persistent id named
-        self._depth: dict[int, int] = {}
-        self._pinned: list[object] = []  # keeps ids in _depth from being reused
-        self._handlers: dict[str, Callable[[object], None]] = {
-            **dict.fromkeys(("INT", "BININT", "BININT1", "BININT2", "LONG", "LONG1", "LONG4"),
-                            self.op_int),
-            **dict.fromkeys(("FLOAT", "BINFLOAT"), self.op_float),
-            **dict.fromkeys(("STRING", "BINSTRING", "SHORT_BINSTRING", "BINBYTES",
-                             "SHORT_BINBYTES", "BINBYTES8", "UNICODE", "SHORT_BINUNICODE",
-                             "BINUNICODE", "BINUNICODE8", "BYTEARRAY8"), self.op_string),
-            "NONE": lambda arg: self.stack.append(None),
-            "NEWTRUE": lambda arg: self.stack.append(True),
-            "NEWFALSE": lambda arg: self.stack.append(False),
-            "EMPTY_LIST": lambda arg: self.stack.append([]),
-            "EMPTY_DICT": lambda arg: self.stack.append({}),
-            "EMPTY_TUPLE": lambda arg: self.stack.append(()),
-            "EMPTY_SET": lambda arg: self.stack.append(set()),
-            "LIST": self.op_list, "TUPLE": self.op_tuple,
-            "TUPLE1": lambda arg: self._tuple_n(1), "TUPLE2": lambda arg: self._tuple_n(2),
-            "TUPLE3": lambda arg: self._tuple_n(3),
-            "DICT": self.op_dict, "FROZENSET": self.op_frozenset,
-            "APPEND": self.op_append, "APPENDS": self.op_appends, "ADDITEMS": self.op_additems,
-            "SETITEM": self.op_setitem, "SETITEMS": self.op_setitems,
-            "POP": self.op_pop, "POP_MARK": lambda arg: self._pop_mark(),
-            "DUP": lambda arg: self.stack.append(self._top()), "MARK": self.op_mark,
-            **dict.fromkeys(("GET", "BINGET", "LONG_BINGET"), self.op_get),
-            **dict.fromkeys(("PUT", "BINPUT", "LONG_BINPUT"), self.op_put),
-            "MEMOIZE": self.op_memoize,
-            "GLOBAL": self.op_global, "STACK_GLOBAL": self.op_stack_global,
-            **dict.fromkeys(("EXT1", "EXT2", "EXT4"),
-                            lambda arg: self.stack.append(Opaque(f"extension {arg}"))),
-            "REDUCE": self.op_reduce, "NEWOBJ": self.op_reduce,
-            "NEWOBJ_EX": self.op_newobj_ex, "INST": self.op_inst, "OBJ": self.op_obj,
-            "BUILD": self.op_build,
-            "PERSID": lambda arg: self.stack.append(Opaque("persistent id", (arg,))),
-            "BINPERSID": lambda arg: self.stack.append(self._persistent(self._pop())),
-            "PROTO": self.op_proto, "FRAME": lambda arg: None,
-            "READONLY_BUFFER": lambda arg: None, "NEXT_BUFFER": self.op_next_buffer,
-            "STOP": self.op_stop,
-        }
-
-    # -- running ---------------------------------------------------------------------------
-
-    def load(self, source: bytes | _BoundedStream) -> object:
-        """The value of the next pickle in ``source``."""
-        self.stack: list[object] = []
-        self.metastack: list[list[object]] = []
-        self.memo: dict[int, object] = {}
-        self.result: object = _NOTHING
-        handlers = self._handlers
-        for opcode, arg, _pos in pickletools.genops(source):
-            self.opcodes_left -= 1
-            if self.opcodes_left < 0:
-                raise _Malformed("too many opcodes")
-            handler = handlers.get(opcode.name)
-            if handler is None:
-                raise _Malformed(f"opcode {opcode.name}")
-            handler(arg)
-        if self.result is _NOTHING:
-            raise _Malformed("no STOP")
-        return self.result
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    def _pop(self) -> object:
-        if not self.stack:
-            raise _Malformed("stack underflow")
-        return self.stack.pop()
-
-    def _top(self) -> object:
-        if not self.stack:
-            raise _Malformed("stack underflow")
-        return self.stack[-1]
-
-    def _pop_mark(self) -> list[object]:
-        if not self.metastack:
-            raise _Malformed("no MARK")
-        items = self.stack
-        self.stack = self.metastack.pop()
-        return items
-
-    def _nest(self, parent: object, child: object) -> None:
-        """Note that ``child`` now sits inside ``parent``; refuse too deep a nesting."""
-        if not isinstance(child, _CONTAINERS):
-            return
-        depth = self._depth.get(id(child), 0) + 1
-        if depth > self._depth.get(id(parent), 0):
-            if depth > MAX_DEPTH:
-                raise _Malformed("nested too deep")
-            if id(parent) not in self._depth:
-                self._pinned.append(parent)
-            self._depth[id(parent)] = depth
-
-    def _new(self, container: object, items: Iterable[object]) -> object:
-        for item in items:
-            self._nest(container, item)
-        return container
-
-    @staticmethod
-    def _key(value: object) -> object:
-        """``value`` as a dict key or set element that hashes in constant time."""
-        if isinstance(value, (str, bytes, float, bool, Opaque, StorageRef, TensorRef)):
-            return value
-        if value is None or (isinstance(value, int) and -_SMALL_INT < value < _SMALL_INT):
-            return value
-        return Opaque("key", (value,))
-
-    def _set_items(self, target: object, items: list[object]) -> None:
-        if len(items) % 2:
-            raise _Malformed("odd SETITEMS")
-        if isinstance(target, dict):
-            for i in range(0, len(items), 2):
-                target[self._key(items[i])] = items[i + 1]
-                self._nest(target, items[i + 1])
-        elif not isinstance(target, Opaque):  # an object's __setitem__: not run
-            raise _Malformed("SETITEM on a plain value")
-
-    def _add_items(self, target: object, items: list[object]) -> None:
-        if isinstance(target, list):
-            target.extend(items)
-            self._new(target, items)
-        elif isinstance(target, set):
-            target.update(self._key(item) for item in items)
-        elif not isinstance(target, Opaque):
-            raise _Malformed("APPEND to a plain value")
-
-    def _call(self, func: object, args: object) -> object:
-        """What calling ``func(*args)`` is recorded as. Nothing is called."""
-        name = func.name if isinstance(func, Opaque) and func.is_global else ""
-        if not isinstance(args, tuple):
-            return Opaque(name, (args,))
-        if name in _TENSOR_REBUILDERS:
-            return self._tensor(name, args)
-        if name in _PARAMETER_REBUILDERS and args and isinstance(args[0], TensorRef):
-            return args[0]
-        if name in _DICT_FACTORIES:
-            return {}
-        if name in _SET_FACTORIES and len(args) == 1 and isinstance(args[0], list):
-            return {self._key(item) for item in args[0]}
-        if (name == "_codecs encode" and len(args) == 2 and isinstance(args[0], str)
-                and args[1] in ("latin1", "latin-1")):
-            # how protocols 0-2 (torch.save uses 2) spell bytes: a pure conversion
-            return args[0].encode("latin-1")
-        if name in ("builtins bytes", "__builtin__ bytes") and not args:
-            return b""
-        if name in _NUMPY_SCALARS:
-            value = _numpy_scalar(args)
-            if value is not None:
-                return value
-        return self._new(Opaque(name, args), args)
-
-    @staticmethod
-    def _tensor(name: str, args: tuple) -> object:
-        if len(args) >= 4:
-            storage, offset, size = args[0], args[1], args[2]
-            if (isinstance(storage, StorageRef) and isinstance(offset, int)
-                    and not isinstance(offset, bool) and offset >= 0
-                    and isinstance(size, tuple) and len(size) <= 64
-                    and all(isinstance(n, int) and n >= 0 for n in size)):
-                return TensorRef(storage, offset, size)
-        return Opaque(name, args)
-
-    def _persistent(self, pid: object) -> object:
-        """A torch persistent id: ``('storage', StorageType, key, location, numel[, view])``."""
-        if not (isinstance(pid, tuple) and len(pid) in (5, 6)
-                and pid[0] in ("storage", b"storage")):
-            return Opaque("persistent id", (pid,))
-        storage_type, key, numel = pid[1], pid[2], pid[4]
-        if isinstance(key, bytes):
-            key = key.decode("ascii", "replace")
-        if not (isinstance(storage_type, Opaque) and storage_type.is_global and isinstance(key, str)
-                and isinstance(numel, int) and numel >= 0):
-            return Opaque("persistent id", (pid,))
-        dtype, size = _STORAGES.get(storage_type.name.rpartition(" ")[2].rpartition(".")[2],
-                                    (None, None))
-        base = 0
-        view = pid[5] if len(pid) == 6 else None
-        if view is not None:  # legacy (pre-1.0) storage view: (view_key, offset, view_size)
-            if not (isinstance(view, tuple) and len(view) == 3 and isinstance(view[1], int)
-                    and view[1] >= 0):
-                return Opaque("persistent id", (pid,))
-            base = view[1]
-        ref = StorageRef(key, dtype, size, numel, base)
-        self.storages.setdefault(key, ref)
-        return ref
-
-    # -- opcodes ---------------------------------------------------------------------------
-
-    def op_int(self, arg: object) -> None:
-        if isinstance(arg, int) and arg.bit_length() > MAX_INT_BITS:
-            raise _Malformed("integer too large")
-        self.stack.append(arg)
-
-    def op_float(self, arg: object) -> None:
-        self.stack.append(arg)
-
-    def op_string(self, arg: object) -> None:
-        if isinstance(arg, bytearray):
-            arg = bytes(arg)
-        if isinstance(arg, (str, bytes)) and len(arg) > MAX_STRING_BYTES:
-            raise _Malformed("string too long")
-        self.stack.append(arg)
-
-    def op_list(self, arg: object) -> None:
-        items = self._pop_mark()
-        self.stack.append(self._new(list(items), items))
-
-    def op_tuple(self, arg: object) -> None:
-        items = self._pop_mark()
-        self.stack.append(self._new(tuple(items), items))
-
-    def _tuple_n(self, n: int) -> None:
-        if len(self.stack) < n:
-            raise _Malformed("stack underflow")
-        items = self.stack[len(self.stack) - n:]
-        del self.stack[len(self.stack) - n:]
-        self.stack.append(self._new(tuple(items), items))
-
-    def op_dict(self, arg: object) -> None:
-        items = self._pop_mark()
-        target: dict = {}
-        self._set_items(target, items)
-        self.stack.append(target)
-
-    def op_frozenset(self, arg: object) -> None:
-        items = self._pop_mark()  # before reading self.stack: popping the mark replaces it
-        self.stack.append(frozenset(self._key(item) for item in items))
-
-    def op_append(self, arg: object) -> None:
-        value = self._pop()
-        self._add_items(self._top(), [value])
-
-    def op_appends(self, arg: object) -> None:
-        items = self._pop_mark()
-        self._add_items(self._top(), items)
-
-    def op_additems(self, arg: object) -> None:
-        items = self._pop_mark()
-        target = self._top()
-        if not isinstance(target, (set, Opaque)):
-            raise _Malformed("ADDITEMS to a non-set")
-        self._add_items(target, items)
-
-    def op_setitem(self, arg: object) -> None:
-        value = self._pop()
-        key = self._pop()
-        self._set_items(self._top(), [key, value])
-
-    def op_setitems(self, arg: object) -> None:
-        items = self._pop_mark()
-        self._set_items(self._top(), items)
-
-    def op_pop(self, arg: object) -> None:
-        if self.stack:
-            self.stack.pop()
-        else:
-            self._pop_mark()
-
-    def op_mark(self, arg: object) -> None:
-        if len(self.metastack) >= MAX_MARKS:
-            raise _Malformed("MARKs nested too deep")
-        self.metastack.append(self.stack)
-        self.stack = []
-
-    def op_get(self, arg: object) -> None:
-        if not isinstance(arg, int) or arg not in self.memo:
-            raise _Malformed("memo miss")
-        self.stack.append(self.memo[arg])
-
-    def op_put(self, arg: object) -> None:
-        if not isinstance(arg, int) or arg < 0:
-            raise _Malformed("bad memo index")
-        self.memo[arg] = self._top()
-
-    def op_memoize(self, arg: object) -> None:
-        self.memo[len(self.memo)] = self._top()
-
-    def op_global(self, arg: object) -> None:
-        if not isinstance(arg, str):
-            raise _Malformed("bad GLOBAL")
-        self.stack.append(Opaque(arg, is_global=True))
-
-    def op_stack_global(self, arg: object) -> None:
-        name = self._pop()
-        module = self._pop()
-        if not (isinstance(module, str) and isinstance(name, str)):
-            raise _Malformed("bad STACK_GLOBAL")
-        self.stack.append(Opaque(f"{module} {name}", is_global=True))
-
-    def op_reduce(self, arg: object) -> None:
-        """REDUCE ``func(*args)`` and NEWOBJ ``cls.__new__(cls, *args)``: recorded only."""
-        args = self._pop()
-        func = self._pop()
-        self.stack.append(self._call(func, args))
-
-    def op_newobj_ex(self, arg: object) -> None:
-        self._pop()  # kwargs
-        self.op_reduce(arg)
-
-    def op_inst(self, arg: object) -> None:
-        if not isinstance(arg, str):
-            raise _Malformed("bad INST")
-        items = self._pop_mark()
-        self.stack.append(self._call(Opaque(arg, is_global=True), tuple(items)))
-
-    def op_obj(self, arg: object) -> None:
-        items = self._pop_mark()
-        if not items:
-            raise _Malformed("empty OBJ")
-        self.stack.append(self._call(items[0], tuple(items[1:])))
-
-    def op_build(self, arg: object) -> None:
-        state = self._pop()
-        target = self._top()
-        if isinstance(target, Opaque):  # __setstate__ is not run: the state is recorded
-            target.state = state
-            self._nest(target, state)
-
-    def op_proto(self, arg: object) -> None:
-        if not isinstance(arg, int) or not 0 <= arg <= 5:
-            raise _Malformed("unknown protocol")
-
-    def op_next_buffer(self, arg: object) -> None:
-        raise _Malformed("out-of-band buffer")
-
-    def op_stop(self, arg: object) -> None:
-        self.result = self._pop()
-
-
-_NOTHING = object()
-
-
-def _numpy_scalar(args: tuple) -> float | None:
-    """``numpy.core.multiarray.scalar(dtype, bytes)`` as a float, for the dtypes of metrics.
-    The dtype is itself a placeholder: ``numpy.dtype('f8', ...)`` with its BUILD state."""
-    if len(args) != 2 or not isinstance(args[1], bytes):
-        return None
-    dtype = args[0]
-    if not (isinstance(dtype, Opaque) and dtype.name.endswith(" dtype") and dtype.args
-            and isinstance(dtype.args[0], str)):
-        return None
-    fmt = _NUMPY_DTYPES.get(dtype.args[0])
-    state = dtype.state
-    order = state[1] if isinstance(state, tuple) and len(state) > 1 else "<"
-    if fmt is None or order not in ("<", ">", "|", "="):
-        return None
-    order = ">" if order == ">" else "<"
-    if len(args[1]) != struct.calcsize(fmt):
-        return None
-    return float(struct.unpack(order + fmt, args[1])[0])
-
-
-# ---------------------------------------------------------------------------------------------
-# Sources of pickles and storages
-
-
-class _BoundedStream:
-    """A file read from its current position by :func:`pickletools.genops`, refusing to read
-    more than ``budget`` bytes in all (a declared string length is never trusted)."""
-
-    def __init__(self, f: io.BufferedReader, budget: int) -> None:
-        self._f = f
-        self._left = budget
-
-    def read(self, n: int = -1) -> bytes:
-        if n < 0 or n > self._left:
-            raise _Malformed("pickle larger than allowed")
-        data = self._f.read(n)
-        self._left -= len(data)
-        return data
-
-    def readline(self) -> bytes:
-        line = self._f.readline(min(self._left, _LINE_BYTES))
-        self._left -= len(line)
-        return line
-
-    def tell(self) -> int:
-        return self._f.tell()
-
-
-def _element(raw: bytes, dtype: str, big_endian: bool) -> float:
-    order = ">" if big_endian else "<"
-    value = struct.unpack(order + _DTYPES[dtype], raw)[0]
-    if dtype == "bf16":
-        value = struct.unpack("<f", struct.pack("<I", value << 16))[0]
-    return float(value)
-
-
-class _ZipStorages:
-    """Elements of tensor storages held as ``<prefix>data/<key>`` members of a torch zip."""
-
-    def __init__(self, archive: zipfile.ZipFile, prefix: str, big_endian: bool) -> None:
-        self._archive = archive
-        self._prefix = prefix
-        self._big_endian = big_endian
-
-    def element(self, ref: StorageRef, index: int) -> float | None:
-        if ref.dtype is None or ref.element_size is None or index >= ref.numel:
-            return None
-        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", ref.key) or ".." in ref.key:
-            return None
-        try:
-            info = self._archive.getinfo(f"{self._prefix}data/{ref.key}")
-        except KeyError:
-            return None
-        start = (ref.base + index) * ref.element_size
-        if info.file_size > MAX_SCORE_STORAGE_BYTES or start + ref.element_size > info.file_size:
-            return None
-        with self._archive.open(info) as member:
-            member.seek(start)
-            raw = member.read(ref.element_size)
-        if len(raw) != ref.element_size:
-            return None
-        return _element(raw, ref.dtype, self._big_endian)
-
-
-class _LegacyStorages:
-    """Elements of the storages that follow the pickles of a pre-1.6 torch file: one record
-    per key, in the order of the pickled key list, each an int64 element count then the data.
-    Records are walked (by seeking) only as far as a wanted key."""
-
-    def __init__(self, f: io.BufferedReader, size: int, start: int, keys: list[str],
-                 refs: dict[str, StorageRef], big_endian: bool) -> None:
-        self._f = f
-        self._size = size
-        self._pos = start
-        self._keys = iter(keys)
-        self._refs = refs
-        self._big_endian = big_endian
-        self._found: dict[str, tuple[int, int]] = {}  # key -> (data offset, numel)
-        self._stuck = False
-
-    def _locate(self, key: str) -> tuple[int, int] | None:
-        while key not in self._found and not self._stuck:
-            following = next(self._keys, None)
-            ref = self._refs.get(following) if following is not None else None
-            if ref is None or ref.element_size is None or self._pos + 8 > self._size:
-                self._stuck = True  # cannot tell how long an unknown storage is
-                break
-            self._f.seek(self._pos)
-            numel = int.from_bytes(self._f.read(8), "big" if self._big_endian else "little",
-                                   signed=True)
-            if numel < 0:
-                self._stuck = True
-                break
-            self._found[following] = (self._pos + 8, numel)
-            self._pos += 8 + numel * ref.element_size
-        return self._found.get(key)
-
-    def element(self, ref: StorageRef, index: int) -> float | None:
-        if ref.dtype is None or ref.element_size is None:
-            return None
-        where = self._locate(ref.key)
-        if where is None:
-            return None
-        data, numel = where
-        at = ref.base + index
-        if at >= numel or data + (at + 1) * ref.element_size > self._size:
-            return None
-        self._f.seek(data + at * ref.element_size)
-        raw = self._f.read(ref.element_size)
-        if len(raw) != ref.element_size:
-            return None
-        return _element(raw, ref.dtype, self._big_endian)
-
-
-class _NoStorages:
-    """A plain pickle: tensors have no data to read."""
-
-    def element(self, ref: StorageRef, index: int) -> float | None:
-        return None
-
-
-_Storages = _ZipStorages | _LegacyStorages | _NoStorages
-
-
-def _check_zip_directory(f: io.BufferedReader, size: int) -> None:
-    """Refuse an archive whose central directory is too large *before* zipfile reads it (a
-    crafted end record can claim millions of members). Finds the end record the way zipfile
-    does: at the very end, else the last one in the trailing 64 KiB comment."""
-    tail_len = min(size, 22 + 65535 + 20)
-    f.seek(size - tail_len)
-    tail = f.read(tail_len)
-    at = len(tail) - 22 if tail[-22:-18] == b"PK\x05\x06" else tail.rfind(b"PK\x05\x06")
-    if at < 0 or len(tail) - at < 22:
-        raise _Malformed("no zip end record")
-    entries, directory = struct.unpack("<10xHL6x", tail[at:at + 22])
-    if at >= 20 and tail[at - 20:at - 16] == b"PK\x06\x07":  # zip64 end record locator
-        (offset,) = struct.unpack("<8xQ4x", tail[at - 20:at])
-        if offset + 56 > size:
-            raise _Malformed("bad zip64 locator")
-        f.seek(offset)
-        record = f.read(56)
-        if record[:4] != b"PK\x06\x06":
-            raise _Malformed("bad zip64 end record")
-        entries, directory = struct.unpack("<32xQQ8x", record)
-    if entries > MAX_MEMBERS or directory > MAX_CENTRAL_DIRECTORY:
-        raise _Malformed("archive directory too large")
-
-
-def _read_zip(f: io.BufferedReader, size: int, machine: _Machine) -> tuple[object, _Storages]:
-    _check_zip_directory(f, size)
-    f.seek(0)
-    archive = zipfile.ZipFile(f)
-    names = archive.namelist()
-    if not names or "/" not in names[0]:
-        raise _Malformed("not a torch archive")
-    prefix = names[0].split("/", 1)[0] + "/"
-    info = archive.getinfo(prefix + "data.pkl")
-    if info.file_size > MAX_PICKLE_BYTES:
-        raise _Malformed("data.pkl too large")
-    with archive.open(info) as member:
-        data = member.read(MAX_PICKLE_BYTES + 1)
-    if len(data) > MAX_PICKLE_BYTES:
-        raise _Malformed("data.pkl too large")
-    big_endian = False
-    if prefix + "byteorder" in names:
-        order = archive.getinfo(prefix + "byteorder")
-        if order.file_size <= 16:
-            big_endian = archive.read(order).strip() == b"big"
-    top = machine.load(data)
-    return top, _ZipStorages(archive, prefix, big_endian)
-
-
-def _read_legacy(f: io.BufferedReader, size: int, machine: _Machine) -> tuple[object, _Storages]:
-    f.seek(0)
-    stream = _BoundedStream(f, MAX_PICKLE_BYTES)
-    first = machine.load(stream)
-    if not (isinstance(first, int) and first == _LEGACY_MAGIC):
-        return first, _NoStorages()
-    if machine.load(stream) != _LEGACY_PROTOCOL:
-        raise _Malformed("unknown legacy protocol")
-    info = machine.load(stream)
-    big_endian = isinstance(info, dict) and info.get("little_endian") is False
-    top = machine.load(stream)
-    keys = machine.load(stream)
-    if (not isinstance(keys, list) or len(keys) > MAX_MEMBERS
-            or not all(isinstance(key, str) for key in keys)):
-        raise _Malformed("bad storage keys")
-    return top, _LegacyStorages(f, size, f.tell(), keys, machine.storages, big_endian)
-
 
 # ---------------------------------------------------------------------------------------------
 # What is read
@@ -814,7 +133,7 @@ def _int(value: object) -> int | None:
 class _Scores:
     """Turns recorded scores into floats, reading at most :data:`MAX_SCORES` elements."""
 
-    def __init__(self, storages: _Storages) -> None:
+    def __init__(self, storages: Storages) -> None:
         self._storages = storages
         self._left = MAX_SCORES
 
@@ -829,7 +148,7 @@ class _Scores:
             return None
         self._left -= 1
         if self._left < 0:
-            raise _Malformed("too many scores")
+            raise Malformed("too many scores")
         return self._storages.element(value.storage, value.offset)
 
 
@@ -920,13 +239,7 @@ def _states(top: dict, score: _Scores) -> tuple[LightningCheckpointState, ...]:
 
 
 def _read(path: str) -> LightningCheckpointFile | None:
-    with open_regular(path) as (fd, info), os.fdopen(os.dup(fd), "rb") as f:
-        size = info.st_size
-        machine = _Machine()
-        if f.read(4) == _ZIP_MAGIC:
-            top, storages = _read_zip(f, size, machine)
-        else:
-            top, storages = _read_legacy(f, size, machine)
+    with open_torch_file(path) as (top, storages):
         if not isinstance(top, dict):
             return LightningCheckpointFile(path, None, None, None, ())
         version = top.get("pytorch-lightning_version")
@@ -949,7 +262,7 @@ def read_checkpoint_file(path: str) -> LightningCheckpointFile | None:
     state gives a file with no states."""
     try:
         return _read(path)
-    except _DATA_ERRORS:
+    except DATA_ERRORS:
         return None
 
 
@@ -995,6 +308,40 @@ def read_folder_state(paths: Iterable[str], *,
             if chosen is not None:
                 return FolderState(found, chosen)
     return None
+
+
+def read_folder_records(paths: Iterable[str], *,
+                        max_files: int = MAX_FOLDER_FILES) -> list[LightningCheckpointFile]:
+    """The records that account for the ``.ckpt`` files of a folder (given the paths of
+    the files in it), in the order read: the one :func:`read_folder_state` reads
+    (``last.ckpt``, else the newest readable), then the files the records read so far do
+    not name, newest first, until one whose record names no file they do not (the records
+    agree). Only a file's own record can tell what a file no other record names is: a
+    second callback's save written after ``last.ckpt``, a save of an earlier run, or the
+    real top-k behind a newest record that names other files. A folder one callback wrote
+    costs one read; at most ``max_files`` files are tried. Records with no ModelCheckpoint
+    state are left out."""
+    listed = list(paths)
+    index = _by_basename(listed)
+    records: list[LightningCheckpointFile] = []
+    named: set[str] = set()
+    reads = 0
+    for path in _newest_first(listed):
+        if records and path in named:
+            continue
+        if reads == max_files:
+            break
+        reads += 1
+        found = read_checkpoint_file(path)
+        if found is None or not found.states:
+            continue
+        names = {here for state in found.states for _, here in _matches(state, index)}
+        agrees = bool(records) and names <= named | {path}
+        records.append(found)
+        named |= names
+        if agrees:
+            break
+    return records
 
 
 def _parts(path: str) -> list[str]:
@@ -1053,7 +400,7 @@ def iter_recorded_files(state: LightningCheckpointState,
 
 
 __all__ = [
-    "MAX_PICKLE_BYTES", "FolderState", "LightningCheckpointFile", "LightningCheckpointState",
-    "Opaque", "StorageRef", "TensorRef", "iter_recorded_files", "match_recorded_path",
-    "read_checkpoint_file", "read_folder_state", "read_model_checkpoint_state",
+    "FolderState", "LightningCheckpointFile", "LightningCheckpointState", "iter_recorded_files",
+    "match_recorded_path", "read_checkpoint_file", "read_folder_records", "read_folder_state",
+    "read_model_checkpoint_state",
 ]

@@ -30,12 +30,14 @@ import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mlspace.classify.readers import lightning_ckpt
+from mlspace.classify.readers import inert_pickle, lightning_ckpt, torch_archive
+from mlspace.classify.readers.inert_pickle import PICKLE_ERRORS, Machine
 from mlspace.classify.readers.lightning_ckpt import (
     LightningCheckpointFile,
     LightningCheckpointState,
@@ -344,8 +346,8 @@ def warmed_up() -> None:
     decompressors) is imported before the checks that nothing is imported."""
     sample = ["\u00e9t\u00e9", b"x", 1.5, 2**70, {"a"}, frozenset({1}), ("t",)]
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
-        lightning_ckpt._Machine().load(pickle.dumps(sample, protocol=protocol))
-    lightning_ckpt._Machine().load(b"S'a\\x00'\nS\"b\"\n0.")
+        Machine().load(pickle.dumps(sample, protocol=protocol))
+    Machine().load(b"S'a\\x00'\nS\"b\"\n0.")
     read_checkpoint_file(str(FIXTURES / "min" / "last.ckpt"))
     read_checkpoint_file(str(FIXTURES / "variants" / "legacy.ckpt"))
     for method in (zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
@@ -496,8 +498,8 @@ _OPS = st.sampled_from([
 def test_opcode_soup(tmp_path_factory: pytest.TempPathFactory, ops: list[bytes],
                      protocol: int) -> None:
     blob = bytes([0x80, protocol]) + b"".join(ops) + b"."
-    machine = lightning_ckpt._Machine()
-    with suppress(lightning_ckpt._DATA_ERRORS):
+    machine = Machine()
+    with suppress(*PICKLE_ERRORS):
         machine.load(blob)
     found = _read_bytes_as_ckpt(tmp_path_factory.mktemp("soup"),
                                 _torch_zip(blob, {"0": b"\0" * 4}))
@@ -524,14 +526,14 @@ _VALUES = st.recursive(
 @given(value=_VALUES, protocol=st.integers(min_value=0, max_value=5))
 def test_plain_values_are_what_pickle_loads_gives(value: object, protocol: int) -> None:
     blob = pickle.dumps(value, protocol=protocol)
-    assert lightning_ckpt._Machine().load(blob) == pickle.loads(blob)
+    assert Machine().load(blob) == pickle.loads(blob)
 
 
 @settings(max_examples=50, deadline=None)
 @given(value=st.binary(max_size=50), protocol=st.integers(min_value=0, max_value=5))
 def test_bytes_round_trip(value: bytes, protocol: int) -> None:
     # protocols 0-2 spell bytes as _codecs.encode(str, "latin1"): converted, not called
-    assert lightning_ckpt._Machine().load(pickle.dumps(value, protocol=protocol)) == value
+    assert Machine().load(pickle.dumps(value, protocol=protocol)) == value
 
 
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
@@ -572,7 +574,7 @@ def test_a_huge_declared_data_pkl_is_not_read(tmp_path: Path) -> None:
 
 
 def test_a_zip_bomb_member_is_not_inflated(tmp_path: Path) -> None:
-    bomb = b"\x80\x02]" + b"\0" * (lightning_ckpt.MAX_PICKLE_BYTES + 10)
+    bomb = b"\x80\x02]" + b"\0" * (inert_pickle.MAX_PICKLE_BYTES + 10)
     data = _torch_zip(bomb, compression=zipfile.ZIP_DEFLATED)
     assert len(data) < 200_000
     assert _answers_quickly(_read_bytes_as_ckpt, tmp_path, data, limit=2) is None
@@ -583,7 +585,7 @@ def test_a_zip_bomb_member_is_not_inflated(tmp_path: Path) -> None:
 
 def test_a_huge_score_storage_is_not_read(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lightning_ckpt, "MAX_SCORE_STORAGE_BYTES", 2)
+    monkeypatch.setattr(torch_archive, "MAX_ELEMENT_STORAGE_BYTES", 2)
     state = read_model_checkpoint_state(str(FIXTURES / "min" / "last.ckpt"))
     assert state is not None and state.monitor == "val_loss"
     assert state.best_model_score is None and state.kth_value is None
@@ -591,16 +593,16 @@ def test_a_huge_score_storage_is_not_read(tmp_path: Path,
 
 def test_too_many_archive_members_are_refused_before_listing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lightning_ckpt, "MAX_MEMBERS", 5)
+    monkeypatch.setattr(torch_archive, "MAX_MEMBERS", 5)
     assert _read_bytes_as_ckpt(tmp_path, _REAL) is None
     listed: list[object] = []
-    monkeypatch.setattr(lightning_ckpt.zipfile, "ZipFile",
+    monkeypatch.setattr(torch_archive.zipfile, "ZipFile",
                         lambda *a, **k: listed.append(a))  # must not even be reached
     assert _read_bytes_as_ckpt(tmp_path, _REAL) is None and listed == []
 
 
 def test_the_opcode_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lightning_ckpt, "MAX_OPCODES", 100)
+    monkeypatch.setattr(inert_pickle, "MAX_OPCODES", 100)
     assert read_checkpoint_file(str(FIXTURES / "min" / "last.ckpt")) is None
 
 
@@ -622,7 +624,7 @@ def test_deeply_nested_lists(tmp_path: Path) -> None:
     assert _timed_none_or_file(tmp_path, chain) is None
     assert _timed_none_or_file(tmp_path, b"\x80\x02" + b"(" * n + b"N.") is None
     shallow = b"\x80\x02" + b"]" * 50 + b"a" * 49 + b"."
-    assert lightning_ckpt._Machine().load(shallow) == pickle.loads(shallow)
+    assert Machine().load(shallow) == pickle.loads(shallow)
 
 
 def test_billion_laughs_through_the_memo(tmp_path: Path) -> None:
@@ -674,14 +676,17 @@ def test_not_regular_files_are_refused_without_blocking(tmp_path: Path) -> None:
 # House rules for this reader
 
 
-def test_the_reader_opens_files_only_through_safe_read_and_imports_no_framework() -> None:
-    source = Path(lightning_ckpt.__file__).read_text()
+@pytest.mark.parametrize("module", [inert_pickle, torch_archive, lightning_ckpt])
+def test_the_reader_opens_files_only_through_safe_read_and_imports_no_framework(
+        module: ModuleType) -> None:
+    source = Path(str(module.__file__)).read_text()
     tree = ast.parse(source)
     calls = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     assert not calls & {"open", "io.open", "builtins.open", "pickle.load", "pickle.loads",
                         "pickle.Unpickler", "eval", "exec", "__import__",
                         "importlib.import_module"}
-    assert "open_regular" in calls
+    if module is torch_archive:  # the one that opens files
+        assert "open_regular" in calls
     imported = {alias.name.split(".")[0] for node in ast.walk(tree)
                 if isinstance(node, (ast.Import, ast.ImportFrom))
                 for alias in (node.names if isinstance(node, ast.Import)
