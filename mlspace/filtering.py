@@ -1,17 +1,24 @@
-"""View filters (categories, age bucket, minimum size, name text) applied to a whole
-inventory at once: which entries match, and each folder's totals over what matches.
+"""What is on disk now, and view filters over it.
 
-One mechanism serves every view: the tree, the treemap and the charts all read sizes from a
-FilterResult, so they always agree with each other."""
+The app knows the disk as one scan plus what it moved to the trash since (and put back): an
+entry is *present* unless it, or a folder holding it, is in the trash now. Every number a
+view shows is a sum over present entries, under the user's filter (categories, age bucket,
+minimum size, name text), computed here for the whole inventory at once. So the tree, the
+treemap, the charts, the runs and the details all read one result and always agree with
+each other, and with what a fresh scan of the disk would say.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from mlspace.ages import AgeTable
 from mlspace.classify import Category, Inventory
+from mlspace.scan import Snapshot
+from mlspace.scan.arrays import parent_rows_of
 from mlspace.scan.walker import KIND_DIR
 
 
@@ -32,10 +39,15 @@ class FilterSpec:
 @dataclass(frozen=True, eq=False)
 class FilterResult:
     spec: FilterSpec
-    matches: np.ndarray | None  # bool per entry (files), None when nothing narrows
-    dir_disk: np.ndarray  # per folder row, over matching files (and folders' own size)
+    # What counts, per entry, None when everything does. Under a narrowing filter only
+    # matching files count; otherwise every present entry, folders with their own size,
+    # exactly as a scan adds up a folder.
+    matches: np.ndarray | None
+    present: np.ndarray | None  # per entry: still on disk (None: nothing was removed)
+    counted: np.ndarray  # per entry: its size counts (a hard link's first present path)
+    dir_disk: np.ndarray  # per folder row, over what counts
     dir_apparent: np.ndarray
-    dir_files: np.ndarray
+    dir_files: np.ndarray  # per folder row: files that count (matching, present)
 
     def sizes(self, inv: Inventory, entries: np.ndarray, apparent: bool) -> np.ndarray:
         """size() for many entries at once (a folder's children), vectorised."""
@@ -43,7 +55,7 @@ class FilterResult:
         rows = snap.rows_of(entries)
         listed = rows >= 0
         own = snap.apparent[entries] if apparent else snap.blocks[entries] * 512
-        own = np.where(snap.counted[entries], own, 0)
+        own = np.where(self.counted[entries], own, 0)
         if self.matches is not None:
             own = np.where(self.matches[entries], own, 0)
         totals = np.append(self.dir_apparent if apparent else self.dir_disk, 0)  # [-1] -> 0
@@ -53,73 +65,100 @@ class FilterResult:
                      sizes: np.ndarray | None = None) -> np.ndarray:
         """visible() for many entries at once."""
         snap = inv.snapshot
-        keep = np.ones(len(entries), dtype=bool)
-        if self.matches is not None:
-            rows = snap.rows_of(entries)
-            files_now = np.append(self.dir_files, 0)[rows]
-            files_then = np.append(snap.dir_files, 0)[rows]
-            keep &= np.where(rows >= 0, (files_now > 0) | (files_then == 0),
-                             self.matches[entries] | (snap.kind[entries] == KIND_DIR))
+        keep = (np.ones(len(entries), dtype=bool) if self.present is None
+                else self.present[entries].copy())
         if self.spec.narrows:
+            assert self.matches is not None
             rows = snap.rows_of(entries)
-            listed = rows >= 0
             has_files = np.append(self.dir_files, 0)[rows] > 0  # row -1 reads the 0
-            keep &= np.where(listed, has_files,
-                             True if self.matches is None else self.matches[entries])
+            keep &= np.where(rows >= 0, has_files, self.matches[entries])
         if self.spec.min_size > 0:
             sizes = self.sizes(inv, entries, apparent) if sizes is None else sizes
             keep &= sizes >= self.spec.min_size
         return keep
 
     def size(self, inv: Inventory, entry: int, apparent: bool) -> int:
-        snap = inv.snapshot
-        row = snap.row_of(entry)
-        if row >= 0:
-            return int((self.dir_apparent if apparent else self.dir_disk)[row])
-        if not snap.counted[entry] or (self.matches is not None and not self.matches[entry]):
-            return 0
-        return int(snap.apparent[entry]) if apparent else snap.disk_usage(entry)
+        return int(self.sizes(inv, np.array([entry], dtype=np.int64), apparent)[0])
 
     def visible(self, inv: Inventory, entry: int, apparent: bool) -> bool:
-        snap = inv.snapshot
-        row = snap.row_of(entry)
-        if self.matches is not None and row >= 0 and self.dir_files[row] == 0 and \
-                snap.dir_files[row] > 0:
-            return False  # everything in it was filtered out or removed
-        if self.spec.narrows:
-            if row >= 0:
-                if self.dir_files[row] == 0:
-                    return False
-            elif self.matches is not None and not self.matches[entry]:
-                return False
-        return self.spec.min_size <= 0 or self.size(inv, entry, apparent) >= self.spec.min_size
+        return bool(self.visible_mask(inv, np.array([entry], dtype=np.int64), apparent)[0])
+
+
+def removed_entries(snap: Snapshot, gone: Iterable[int]) -> np.ndarray | None:
+    """Per entry: is it, or a folder holding it, one of the ``gone`` entries (moved to the
+    trash)? None when nothing is. One pass down the folder table, so a trashed folder of a
+    million files costs array operations, not a walk."""
+    marked = np.zeros(len(snap), dtype=bool)
+    marked[np.fromiter(gone, dtype=np.int64)] = True
+    if not marked.any():
+        return None
+    rows = len(snap.dir_entry)
+    row_gone = np.append(marked[snap.dir_entry], False)  # [-1]: "no parent", never gone
+    for level in reversed(snap.tree.levels):  # shallowest first: a parent before its rows
+        row_gone[level] |= row_gone[snap.dir_parent[level]]
+    parents = snap.all_parent_rows()
+    parents[parents < 0] = rows
+    return marked | row_gone[parents]
+
+
+def counted_links(snap: Snapshot, removed: np.ndarray | None) -> np.ndarray:
+    """``snap.counted`` for what is left: a hard-linked file counts at its first path still
+    present, as a scan counts it at its first path (so trashing one link of two moves its
+    size to the other, and frees nothing)."""
+    if removed is None:
+        return snap.counted
+    linked = np.flatnonzero((snap.nlink > 1) & (snap.kind != KIND_DIR) & ~removed)
+    if not (removed & snap.counted & (snap.nlink > 1) & (snap.kind != KIND_DIR)).any():
+        return snap.counted  # no counted path of a hard-linked file was removed
+    counted = snap.counted.copy()
+    rows = parent_rows_of(linked, snap.range_rows, snap.range_starts)
+    linked, rows = linked[rows >= 0], rows[rows >= 0]  # a root always counts
+    if len(linked):
+        keys = np.empty(len(linked), dtype=[("dev", np.int64), ("ino", np.uint64)])
+        keys["dev"] = snap.dir_dev[rows]
+        keys["ino"] = snap.ino[linked]
+        _, first = np.unique(keys, return_index=True)
+        counted[linked] = False
+        counted[linked[first]] = True
+    return counted
 
 
 def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec,
-                 removed: np.ndarray | None = None) -> FilterResult:
-    """Sizes under ``spec``; entries in ``removed`` (moved to the trash since the scan)
-    count nothing and are not shown, so views update without a rescan."""
+                 removed: np.ndarray | None = None, counted: np.ndarray | None = None
+                 ) -> FilterResult:
+    """Sizes under ``spec`` over what is present: entries in ``removed`` (moved to the trash
+    since the scan) count nothing and are not shown, so views update without a rescan.
+    ``counted`` is counted_links(snap, removed), when the caller has it already."""
     snap = inv.snapshot
-    removed_any = removed is not None and bool(removed.any())
-    if not spec.narrows and not removed_any:
-        return FilterResult(spec, None, snap.dir_disk, snap.dir_apparent, snap.dir_files)
-    matches = snap.kind != KIND_DIR
-    if removed_any:
-        matches &= ~removed  # type: ignore[operator]
-    if spec.categories is not None:
-        matches &= np.isin(inv.categories, [int(c) for c in spec.categories])
-    if spec.bucket is not None:
-        matches &= ages.buckets == spec.bucket
-    if spec.text:
-        named = np.zeros(len(snap), dtype=bool)
-        named[snap.names_containing(spec.text.encode("utf-8", "surrogateescape"), True)] = True
-        matches &= named
-    counted = matches & snap.counted
+    if removed is not None and not removed.any():
+        removed = None
+    if counted is None:
+        counted = counted_links(snap, removed)
+    present = None if removed is None else ~removed
+    if not spec.narrows and present is None:
+        return FilterResult(spec, None, None, counted, snap.dir_disk, snap.dir_apparent,
+                            snap.dir_files)
+    is_file = snap.kind != KIND_DIR
+    if spec.narrows:
+        matches = is_file if present is None else is_file & present
+        if spec.categories is not None:
+            matches = matches & np.isin(inv.categories, [int(c) for c in spec.categories])
+        if spec.bucket is not None:
+            matches = matches & (ages.buckets == spec.bucket)
+        if spec.text:
+            named = np.zeros(len(snap), dtype=bool)
+            named[snap.names_containing(spec.text.encode("utf-8", "surrogateescape"), True)] = \
+                True
+            matches = matches & named
+    else:
+        assert present is not None
+        matches = present
     scratch = np.empty(len(snap), dtype=np.int64)
-    np.multiply(snap.blocks * 512, counted, out=scratch)
+    weights = matches & counted
+    np.multiply(snap.blocks * 512, weights, out=scratch)
     disk = snap.tree.subtree_sums(scratch)
-    np.multiply(snap.apparent, counted, out=scratch)
+    np.multiply(snap.apparent, weights, out=scratch)
     apparent = snap.tree.subtree_sums(scratch)
-    np.copyto(scratch, matches, casting="unsafe")
+    np.copyto(scratch, matches & is_file, casting="unsafe")
     files = snap.tree.subtree_sums(scratch)
-    return FilterResult(spec, matches, disk, apparent, files)
+    return FilterResult(spec, matches, present, counted, disk, apparent, files)

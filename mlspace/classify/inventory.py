@@ -83,11 +83,13 @@ class Inventory:
             out[self.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
         return out
 
-    def folder_category_totals(self, leaving_out: np.ndarray
+    def folder_category_totals(self, leaving_out: np.ndarray, counted: np.ndarray | None = None
                                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Like dir_category_disk / _apparent / _files, without the entries where
-        ``leaving_out`` is True (what a cleanup moved to the trash since the scan)."""
-        return _category_totals(self.snapshot, self.categories, leaving_out)
+        ``leaving_out`` is True (what a cleanup moved to the trash since the scan, or what a
+        filter hides). ``counted`` replaces ``snapshot.counted`` when a hard link's counted
+        path is gone and another path of it counts now."""
+        return _category_totals(self.snapshot, self.categories, leaving_out, counted)
 
     def artifact_of_entries(self) -> np.ndarray:
         """For every entry, the index into ``artifacts`` of the innermost artifact holding it
@@ -155,7 +157,7 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
 
 
 def _category_totals(snapshot: Snapshot, categories: np.ndarray,
-                     leaving_out: np.ndarray | None = None
+                     leaving_out: np.ndarray | None = None, counted: np.ndarray | None = None
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cumulative per-category totals for every folder (hard links counted once), without
     the entries ``leaving_out`` marks.
@@ -173,7 +175,8 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
         np.add.reduceat(snapshot.apparent, starts),
         lengths - np.add.reduceat(is_dir, starts, dtype=np.int64)))
     # Take out again what must not count: second paths to a file, and what was left out.
-    not_counted = ~snapshot.counted if leaving_out is None else ~snapshot.counted | leaving_out
+    counts = snapshot.counted if counted is None else counted
+    not_counted = ~counts if leaving_out is None else ~counts | leaving_out
     gone = np.flatnonzero(not_counted)
     if len(gone):
         gone_keys = keys[np.searchsorted(starts, gone, side="right") - 1]

@@ -1,5 +1,6 @@
 """Category and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
-it again shows everything. Bars read the same numbers as the tree."""
+it again shows everything. Bars read the same numbers as the tree: the workspace's, of what
+is on disk now, redrawn whenever those change (a filter, a cleanup, an undo)."""
 
 from __future__ import annotations
 
@@ -116,11 +117,8 @@ class CategoryChart(_BarChart):
             signal.connect(self.refresh)
 
     def values(self) -> list[tuple[Category, int]]:
-        if self.ws.inventory is None:
-            return []
-        totals = self.ws.inventory.category_totals()
-        per_cat, _ = self.ws.chart_tables()
-        return [(c, int(per_cat[c])) for c in ORDER if totals[c].files or per_cat[c]]
+        """The bars: space per category of what is on disk now (the workspace's numbers)."""
+        return [] if self.ws.inventory is None else self.ws.chart_categories()
 
     def refresh(self) -> None:
         self.clear()

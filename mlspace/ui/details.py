@@ -1,4 +1,6 @@
-"""The details panel: everything mlspace knows about the selected file or folder."""
+"""The details panel: everything mlspace knows about the selected file or folder, as it is
+on disk now (after cleanups and undos). It says what the selection *is*: the filter, which
+only chooses what the other views show, changes nothing here."""
 
 from __future__ import annotations
 
@@ -24,15 +26,15 @@ class DetailsPanel(QTextBrowser):
 
     def show_entry(self, entry: int) -> None:
         inv = self.ws.inventory
-        if inv is None or entry < 0:
+        if inv is None or entry < 0 or entry >= len(self.ws.removed) or self.ws.removed[entry]:
             self.setHtml("<p style='color:gray'>Select a file or folder to see what it is.</p>")
             return
         snap = inv.snapshot
-        totals = snap.totals(entry)
+        totals = self.ws.totals(entry)
         rows = [
             ("Path", html.escape(snap.path(entry))),
             ("Kind", kind_name(snap.kind[entry])),
-            ("Category", self.ws.dominant_category(entry).info.label),
+            ("Category", self.ws.category_of(entry).info.label),
             ("On disk", fmt.size(totals.disk_usage)),
             ("Apparent", fmt.size(totals.apparent_size)),
             ("Modified", f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(totals.newest_mtime))}"
@@ -49,19 +51,16 @@ class DetailsPanel(QTextBrowser):
         self.setHtml("".join(parts))
 
     def _category_breakdown(self, entry: int) -> str:
-        inv = self.ws.inventory
-        assert inv is not None
-        totals = inv.category_totals(entry)
+        totals = self.ws.category_breakdown(entry)
         rows = [(c.info.label, fmt.size(totals[c].apparent_size if self.ws.apparent
                                         else totals[c].disk_usage))
                 for c in ORDER if totals[c].files]
         return "<h4>By category</h4>" + _table(rows)
 
     def _artifact(self, a: Artifact) -> str:
-        inv = self.ws.inventory
-        assert inv is not None
+        disk, apparent = self.ws.artifact_totals(a)
         rows = [("What", f"{a.kind}" + (f" ({a.tool})" if a.tool else "")),
-                ("Size", fmt.size(a.apparent_size if self.ws.apparent else a.disk_usage))]
+                ("Size", fmt.size(apparent if self.ws.apparent else disk))]
         if a.step is not None:
             rows.append(("Step", str(a.step)))
         if a.epoch is not None:
@@ -69,8 +68,9 @@ class DetailsPanel(QTextBrowser):
         rows += [(name, f"{value:g}") for name, value in a.metrics]
         if a.copy_of:
             rows.append(("Copy of", f"{html.escape(a.copy_of.split('/')[-1])} ({a.copy_kind})"))
-        series = inv.series_by_id.get(a.series or "")
-        if series is not None:
+        now = self.ws.series_now(a.series or "")
+        if now is not None:
+            series = now.series
             badges = []
             if series.best == a.id:
                 badges.append("<b>best</b> — " + html.escape(series.best_reason))
@@ -78,13 +78,14 @@ class DetailsPanel(QTextBrowser):
                 badges.append("<b>latest</b> — " + html.escape(series.latest_reason))
             if a.id in series.protected and not badges:
                 badges.append("kept: the tool's records point to it")
-            rows.append(("In series", f"{len(series.members)} checkpoints of "
-                                      f"{html.escape(series.tool)}"))
+            rows.append(("In series", f"{len(now.members)} checkpoints of "
+                                      f"{html.escape(now.tool)}"))
             if badges:
                 rows.append(("Status", "<br>".join(badges)))
-        run = inv.run_by_id.get(a.run or "")
+        run = next((r for r in self.ws.runs() if r.run.id == a.run), None)
         if run is not None:
-            rows.append(("Run", html.escape(run.name) + (f" ({run.tool})" if run.tool else "")))
+            rows.append(("Run", html.escape(run.run.name) + (f" ({run.tool})" if run.tool
+                                                              else "")))
         return f"<h4>{html.escape(a.name)}</h4>" + _table(rows)
 
 

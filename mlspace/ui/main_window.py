@@ -7,7 +7,7 @@ import os
 import time
 from dataclasses import replace
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -93,6 +93,10 @@ class MainWindow(QMainWindow):
         self.demo_paths: set[str] = set()
         self._scan_started = 0.0
         self._last_progress: ScanProgress | None = None
+        self._keep_view = False  # the scan running is a rescan that keeps the view
+        self._cleaning: list[Suggestion] = []  # what the running cleanup was asked to do
+        self._after_rescan = ""  # a cleanup's message, shown when its rescan is done
+        self._expanded: set[int] = set()  # the tree's expanded folders (entries)
 
         self.stack = QStackedWidget()
         self.stack.addWidget(self._welcome_page())
@@ -192,6 +196,12 @@ class MainWindow(QMainWindow):
         self.tree.selectionModel().currentChanged.connect(
             lambda current, _previous: self.ws.select(self.model.entry(current)))
         self.tree.doubleClicked.connect(self._tree_double_clicked)
+        # Qt forgets a folder's expansion when a filter or a cleanup hides its row: keep our
+        # own list, and expand again whatever comes back.
+        self.tree.expanded.connect(lambda index: self._expanded.add(self.model.entry(index)))
+        self.tree.collapsed.connect(
+            lambda index: self._expanded.discard(self.model.entry(index)))
+        self.model.layoutChanged.connect(self._expand_again)
 
         self.treemap = TreemapView(self.ws)
         self.treemap.canvas.context_menu_requested.connect(self._show_context_menu)
@@ -330,7 +340,12 @@ class MainWindow(QMainWindow):
         self.demo_paths.add(path)
         self.open_paths([path])
 
-    def open_paths(self, paths: list[str]) -> None:
+    def open_paths(self, paths: list[str], keep_view: bool = False) -> None:
+        """Scan folders. ``keep_view`` (a rescan of what is shown) keeps the views on screen
+        while it runs, and the filter, selection and expanded folders after."""
+        if self.cleaner.running:
+            self.status.setText("Wait for the cleanup to finish, then scan.")
+            return
         missing = [p for p in paths if not os.path.exists(p)]
         if missing:
             QMessageBox.warning(self, "mlspace", "Not found:\n" + "\n".join(missing))
@@ -340,6 +355,13 @@ class MainWindow(QMainWindow):
         paths = [os.path.abspath(p) for p in paths]
         self._remember(paths)
         self._scan_started = time.monotonic()
+        self._keep_view = keep_view and self.ws.loaded and paths == self.scanner.paths and \
+            self.stack.currentIndex() == VIEWS
+        if self._keep_view:
+            self.status.setText("Rescanning…")
+            self.cancel_action.setEnabled(True)
+            self.scanner.start(paths)
+            return
         self.scan_title.setText(f"<h2>Scanning {', '.join(os.path.basename(p) or p for p in paths)}"
                                 "…</h2>")
         self.progress_text.setText("Starting…")
@@ -349,8 +371,9 @@ class MainWindow(QMainWindow):
         self.scanner.start(paths)
 
     def rescan(self) -> None:
+        """F5: read the disk again, keeping what the user looks at."""
         if self.scanner.paths and not self.scanner.running:
-            self.open_paths(self.scanner.paths)
+            self.open_paths(self.scanner.paths, keep_view=True)
 
     def cancel_scan(self) -> None:
         if self.scanner.running:
@@ -361,6 +384,8 @@ class MainWindow(QMainWindow):
         rate = p.files / p.elapsed if p.elapsed > 0 else 0
         self.progress_text.setText(f"{fmt.count(p.files)} files · {fmt.size(p.bytes)} · "
                                    f"{fmt.count(int(rate))} files/s")
+        if self._keep_view:
+            self.status.setText(f"Rescanning… {self.progress_text.text()}")
         self.progress_where.setText(self._elide(p.current_dir))
         self._last_progress = p
 
@@ -371,19 +396,36 @@ class MainWindow(QMainWindow):
     def _on_finished(self, inventory: object, ages: object, plan: object = None) -> None:
         snap = inventory.snapshot  # type: ignore[attr-defined]
         demo = any(is_demo(r) for r in snap.roots)
-        self.ws.load(inventory, ages, plan, apparent=True if demo else None)  # type: ignore[arg-type]
+        keep, self._keep_view = self._keep_view, False
+        old = self.ws.inventory.snapshot if keep and self.ws.inventory else None
+        expanded = {old.path(e) for e in self._expanded} if old is not None else set()
+        self._expanded.clear()
+        self.ws.load(inventory, ages, plan,  # type: ignore[arg-type]
+                     apparent=None if keep else True if demo else None, keep_view=keep)
         self.apparent_box.setChecked(self.ws.apparent)
         self.stack.setCurrentIndex(VIEWS)
         self.cancel_action.setEnabled(False)
         self._show_totals(demo)
-        if len(snap.root_entries) == 1:
+        if keep:
+            self._expanded = {e for e in map(snap.find, expanded) if e >= 0}
+            self._expand_again()
+            self._sync_tree_selection(self.ws.selected)
+        elif len(snap.root_entries) == 1:
             self.tree.expand(self.model.index(0, 0))
         self._update_filter_label()
         self.setWindowTitle(f"mlspace — {', '.join(snap.roots)}")
         self.scan_finished.emit()
+        if self._after_rescan:
+            message, self._after_rescan = self._after_rescan, ""
+            self.status.setText(message)
+            self.cleanup_finished.emit()
 
     def _on_failed(self, message: str) -> None:
+        self._keep_view = False
         self.stack.setCurrentIndex(VIEWS if self.ws.loaded else WELCOME)
+        if self._after_rescan:  # the cleanup is done; only the rescan after it failed
+            self._after_rescan = ""
+            self.cleanup_finished.emit()
         QMessageBox.critical(self, "mlspace", f"The scan failed:\n\n{message}")
 
     def _show_totals(self, demo: bool) -> None:
@@ -430,6 +472,37 @@ class MainWindow(QMainWindow):
             parts.append(f"at least {fmt.size(spec.min_size)}")
         self.filter_label.setVisible(bool(parts))
         self.filter_label.setText("Showing only " + ", ".join(parts) + " — Esc shows everything")
+        self._sync_filter_widgets()
+
+    def _sync_filter_widgets(self) -> None:
+        """The search box and the size box show the workspace's filter (a new scan resets
+        it), except while the user is typing a search that is not applied yet."""
+        spec = self.ws.filter.spec
+        if not self._search_timer.isActive() and self.search.text().strip() != spec.text:
+            self.search.blockSignals(True)
+            self.search.setText(spec.text)
+            self.search.blockSignals(False)
+        index = next((i for i, (_, size) in enumerate(MIN_SIZES) if size == spec.min_size),
+                     None)
+        if index is not None and index != self.min_size.currentIndex():
+            self.min_size.blockSignals(True)
+            self.min_size.setCurrentIndex(index)
+            self.min_size.blockSignals(False)
+
+    def _expand_again(self) -> None:
+        """Expand every folder the user expanded that is shown again, and mark the
+        selection's row again (Qt lets go of a row while a filter hides it)."""
+        for entry in list(self._expanded):
+            index = self.model.index_of(entry)
+            if index.isValid() and not self.tree.isExpanded(index):
+                self.tree.expand(index)
+        selected = self.ws.selected
+        if selected >= 0 and self.model.entry(self.tree.currentIndex()) != selected:
+            index = self.model.index_of(selected)
+            if index.isValid():
+                self.tree.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows)
 
     def _sync_tree_selection(self, entry: int) -> None:
         index = self.model.index_of(entry)
@@ -488,8 +561,7 @@ class MainWindow(QMainWindow):
         """Right-click on a category bar: the suggestions that free space of that category."""
         assert isinstance(category, Category)
         menu = QMenu(self)
-        totals = self.ws.inventory.category_totals()[category] if self.ws.inventory else None
-        size = (totals.apparent_size if self.ws.apparent else totals.disk_usage) if totals else 0
+        size = dict(self.ws.chart_categories()).get(category, 0) if self.ws.inventory else 0
         title = menu.addAction(f"{category.info.label} — {fmt.size(size)}")
         title.setEnabled(False)
         for suggestion in self.ws.plan.suggestions if self.ws.plan else ():
@@ -513,13 +585,14 @@ class MainWindow(QMainWindow):
         if inv is None or entry < 0:
             return
         snap = inv.snapshot
-        totals = snap.totals(entry)
+        totals = self.ws.totals(entry)  # what is left of it: the cleanup re-checks this
         item = PlanItem(snap.path(entry), snap.is_dir(entry), totals.disk_usage,
-                        totals.apparent_size, totals.newest_mtime, totals.files)
+                        totals.apparent_size, totals.newest_mtime,
+                        totals.files if snap.is_dir(entry) else 1, int(snap.ino[entry]))
         protected = {a for s in inv.series for a in s.protected}
         artifact = self.ws.artifact_at(entry)
         risky = (artifact is not None and artifact.id in protected) or \
-            self.ws.dominant_category(entry).id == "dataset"
+            self.ws.category_of(entry).id == "dataset"
         reason = ("You chose this yourself. It holds a checkpoint a tool marks as best or latest, "
                   "or raw data." if risky else "You chose this yourself.")
         manual = Suggestion(f"manual-{entry}", "manual", f"Move {snap.name(entry)} to the trash",
@@ -529,22 +602,41 @@ class MainWindow(QMainWindow):
     def confirm_and_clean(self, suggestions: list[Suggestion]) -> None:
         if self.cleaner.running or self.ws.inventory is None:
             return
+        if self.scanner.running:
+            self.status.setText("Wait for the scan to finish, then clean up.")
+            return
         dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
         self.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return
+        self._cleaning = list(suggestions)
         self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots))
 
     def _on_cleaned(self, result: object) -> None:
+        """Every view follows from the workspace: tell it what went. A cleanup that wrote
+        archives, or took what the classifier read, needs a rescan first."""
         done = [o.path for o in result.outcomes if o.done]  # type: ignore[attr-defined]
         skipped = result.skipped  # type: ignore[attr-defined]
-        self.ws.mark_removed(done)
+        archived = {i.path for s in self._cleaning if s.archive for i in s.items}
+        self._cleaning = []
+        exact = self.ws.mark_removed(done)
         text = (f"Moved {len(done)} items ({fmt.size(result.freed)}) to the trash. "  # type: ignore[attr-defined]
                 "Ctrl+Z puts them back.")
         if skipped:
             text += f" {len(skipped)} skipped (hover for why)."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
-        self.status.setText(text)
+        self._finish(text, rescan=not exact or bool(archived & set(done)))
+
+    def _finish(self, message: str, rescan: bool) -> None:
+        """Show a cleanup's or undo's result; when the scan cannot express it, rescan
+        (keeping the view) and say so once the views show what the disk holds."""
+        self.status.setText(message)
+        if rescan and self.scanner.paths:
+            self._after_rescan = message
+            self.open_paths(self.scanner.paths, keep_view=True)
+            if self.scanner.running:
+                return
+            self._after_rescan = ""
         self.cleanup_finished.emit()
 
     def choose_report_file(self) -> None:
@@ -581,6 +673,9 @@ class MainWindow(QMainWindow):
     def undo_last_cleanup(self) -> None:
         from mlspace.act import last_undoable
 
+        if self.scanner.running:
+            self.status.setText("Wait for the scan to finish, then undo.")
+            return
         last = last_undoable()
         if last is None:
             self.status.setText("Nothing to undo.")
@@ -595,14 +690,15 @@ class MainWindow(QMainWindow):
 
     def _on_undone(self, cleanup_id: str, results: object) -> None:
         back = [r.path for r in results if r.restored_to == r.path]  # type: ignore[attr-defined]
+        beside = [r for r in results  # type: ignore[attr-defined]
+                  if r.restored_to is not None and r.restored_to != r.path]
         failed = [r for r in results if r.restored_to is None]  # type: ignore[attr-defined]
-        self.ws.mark_removed(back, removed=False)
-        text = f"Put back {len(back)} items from the trash."
+        exact = self.ws.mark_removed(back, removed=False)
+        text = f"Put back {len(back) + len(beside)} items from the trash."
         if failed:
             text += f" {len(failed)} could not be restored (hover for why)."
             self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))
-        self.status.setText(text)
-        self.cleanup_finished.emit()
+        self._finish(text, rescan=not exact or bool(beside))
 
     def _show_in_treemap(self) -> None:
         inv, entry = self.ws.inventory, self.ws.selected

@@ -1,4 +1,5 @@
-"""Runs and their checkpoint series: size, checkpoints, best metric, latest step."""
+"""Runs and their checkpoint series: size, checkpoints, best metric, latest step, as they
+are on disk now (the workspace derives them from the scan and what was trashed since)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from mlspace import fmt
-from mlspace.classify import Inventory, Series
+from mlspace.classify import Inventory
 from mlspace.ui.lazy import RefreshWhenShown
-from mlspace.ui.workspace import Workspace
+from mlspace.ui.workspace import SeriesNow, Workspace
 
 HEADERS = ("Run / series", "Size", "Checkpoints", "Best", "Latest", "Tool")
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -30,25 +31,29 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         self.itemSelectionChanged.connect(self._selected)
 
     def refresh(self) -> None:
+        """Rebuild from the workspace's runs as they are on disk now: a run whose folder or
+        whose checkpoints went is gone, a series counts the checkpoints left."""
         self.refresh_done()
         self.setSortingEnabled(False)  # sort once at the end, not on every insert
         self.clear()
         inv = self.ws.inventory
         if inv is None:
             return
-        for run in sorted(inv.runs, key=lambda r: -self._run_size(inv, r.entry)):
-            series = [inv.series_by_id[s] for s in run.series]
-            item = _SortableItem([run.name, fmt.size(self._run_size(inv, run.entry)),
-                                  str(sum(len(s.members) for s in series)) if series else "",
-                                  "", "", run.tool or ""])
-            item.setData(1, Qt.ItemDataRole.UserRole, self._run_size(inv, run.entry))
-            item.setData(0, ENTRY_ROLE, run.entry)
-            item.setToolTip(0, run.path)
-            if len(series) == 1:
-                self._fill_series(item, series[0], inv)
+        for run in sorted(self.ws.runs(), key=lambda r: -self.ws.size(r.run.entry)):
+            size = self.ws.size(run.run.entry)
+            checkpoints = sum(len(s.members) for s in run.series)
+            item = _SortableItem([run.run.name, fmt.size(size),
+                                  str(checkpoints) if run.series else "", "", "",
+                                  run.tool or ""])
+            item.setData(1, Qt.ItemDataRole.UserRole, size)
+            item.setData(0, ENTRY_ROLE, run.run.entry)
+            item.setToolTip(0, run.run.path)
+            if len(run.series) == 1:  # the run's row is its series' row; its size the run's
+                self._fill_series(item, run.series[0], inv, size=False)
             else:
-                for s in series:
-                    child = _SortableItem([s.path.rsplit("/", 1)[-1], "", "", "", "", s.tool])
+                for s in run.series:
+                    child = _SortableItem([s.series.path.rsplit("/", 1)[-1], "", "", "", "",
+                                           s.tool])
                     self._fill_series(child, s, inv)
                     item.addChild(child)
             self.addTopLevelItem(item)
@@ -57,16 +62,19 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         for column in range(len(HEADERS)):
             self.resizeColumnToContents(column)
 
-    def _run_size(self, inv: Inventory, entry: int) -> int:
-        return self.ws.size(entry)
-
-    def _fill_series(self, item: QTreeWidgetItem, s: Series, inv: Inventory) -> None:
-        size = sum((a.apparent_size if self.ws.apparent else a.disk_usage)
-                   for a in (inv.artifact_by_id[m] for m in s.members)
-                   if a.copy_kind != "hard link")
-        item.setText(1, fmt.size(size))
-        item.setData(1, Qt.ItemDataRole.UserRole, size)
-        item.setText(2, str(len(s.members)))
+    def _fill_series(self, item: QTreeWidgetItem, now: SeriesNow, inv: Inventory,
+                     size: bool = True) -> None:
+        """A series' columns; ``size=False`` on a run's own row, which shows the run's size
+        (as the tree does) and gives its checkpoints' in the tooltip."""
+        s = now.series
+        checkpoints = now.apparent_size if self.ws.apparent else now.disk_usage
+        if size:
+            item.setText(1, fmt.size(checkpoints))
+            item.setData(1, Qt.ItemDataRole.UserRole, checkpoints)
+        else:
+            item.setToolTip(1, f"{fmt.size(checkpoints)} of it in its {len(now.members)} "
+                               "checkpoints")
+        item.setText(2, str(len(now.members)))
         if s.best:
             best = s.best.rsplit("/", 1)[-1]
             metric = f" ({s.best_metric} {s.best_value:g})" if s.best_metric and \
@@ -80,7 +88,7 @@ class RunsView(RefreshWhenShown, QTreeWidget):
             item.setText(4, f"step {latest.step}" if latest.step is not None else latest.name)
             item.setToolTip(4, s.latest_reason)
         item.setData(0, ENTRY_ROLE, item.data(0, ENTRY_ROLE) or
-                     inv.snapshot.parent(inv.artifact_by_id[s.members[0]].entry))
+                     inv.snapshot.parent(inv.artifact_by_id[now.members[0]].entry))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
         item = self.itemAt(event.pos())

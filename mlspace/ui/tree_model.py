@@ -2,8 +2,9 @@
 
 A node is an entry index of the snapshot (stored as the index's internal id), so the model
 holds no object per file. A folder's visible children are computed when the view first asks
-for them, sorted by the current size, and remembered until the size mode, the filter or the
-sort order changes.
+for them, sorted by the current size, and remembered until the size mode, the filter, what
+is on disk (a cleanup, an undo) or the sort order changes. Every number in a cell comes from
+the workspace, so the tree shows what the charts, the runs and the details show.
 """
 
 from __future__ import annotations
@@ -124,12 +125,14 @@ class TreeModel(QAbstractItemModel):
         inv = self.ws.inventory
         if entry < 0:
             return inv is not None
-        if inv is None or parent.column() != 0:
+        if inv is None or parent.column() != 0 or inv.snapshot.row_of(entry) < 0:
             return False
-        return len(inv.snapshot.children(entry)) > 0
+        return len(self._kids(entry)) > 0  # what is shown inside: none left, no arrow
 
     # ---------------------------------------------------------------- data
     def _value(self, entry: int, column: int) -> float | int | None:
+        """A cell's number: every one comes from the workspace (what is on disk now, under
+        the filter), never from the scan directly."""
         inv = self.ws.inventory
         assert inv is not None
         snap = inv.snapshot
@@ -143,15 +146,13 @@ class TreeModel(QAbstractItemModel):
         if column == CATEGORY:
             return int(self.ws.dominant_category(entry))
         if column == FILES:
-            row = snap.row_of(entry)
-            return int(self.ws.filter.dir_files[row]) if row >= 0 else None
+            return self.ws.shown_files(entry)
         if column == MODIFIED:
-            row = snap.row_of(entry)
-            return float(snap.dir_newest[row]) if row >= 0 else float(snap.mtime[entry])
+            return self.ws.totals(entry).newest_mtime
         if column == ON_DISK:
-            return snap.totals(entry).disk_usage
+            return self.ws.totals(entry).disk_usage
         if column == APPARENT:
-            return snap.totals(entry).apparent_size
+            return self.ws.totals(entry).apparent_size
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -174,8 +175,9 @@ class TreeModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
             kind = kind_name(snap.kind[entry])
-            return f"{snap.path(entry)}\n{kind}, {fmt.size(snap.totals(entry).disk_usage)} on " \
-                   f"disk, {fmt.size(snap.totals(entry).apparent_size)} apparent"
+            totals = self.ws.totals(entry)
+            return f"{snap.path(entry)}\n{kind}, {fmt.size(totals.disk_usage)} on disk, " \
+                   f"{fmt.size(totals.apparent_size)} apparent"
         return None
 
     def _text(self, entry: int, column: int) -> str:

@@ -45,10 +45,16 @@ class TreemapCanvas(QWidget):
         # lay out once, on the next turn of the event loop.
         self._pending = QTimer(self, singleShot=True, interval=0)
         self._pending.timeout.connect(self.relayout)
-        for signal in (workspace.inventory_changed, workspace.view_changed,
-                       workspace.focus_changed):
+        for signal in (workspace.view_changed, workspace.focus_changed):
             signal.connect(self._pending.start)
+        workspace.inventory_changed.connect(self._new_scan)
         workspace.selection_changed.connect(self.update)
+
+    def _new_scan(self) -> None:
+        """The tiles name the old scan's entries: drop them now, before anything paints or
+        hovers, and lay out the new scan on the next turn."""
+        self.tiles = []
+        self._pending.start()
 
     def relayout(self, *_: object) -> None:
         self.tiles = []

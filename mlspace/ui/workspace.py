@@ -1,75 +1,163 @@
-"""The state every view shares: the inventory, the size mode, the filter and the selection.
+"""The state every view shares, and the one place every number on screen comes from.
+
+The truth is two things: the scan (inventory and ages) and the paths the app moved to the
+trash since, less those it put back. Everything the views show is derived from these two
+here, under the size mode and the filter: folder sizes, file counts and times, categories,
+chart bars, runs and their checkpoints, artifact sizes and the suggestions that still apply.
+A view keeps no number of its own between signals: it asks this object whenever it paints
+or rebuilds, so no view can show a stale copy, and all of them agree with a fresh scan.
 
 Views never talk to each other; they listen to this object. Selecting a tile in the treemap
 selects the row in the tree and fills the details panel because all three follow
 ``selection_changed`` here: one selection drives every view.
+
+A few changes cannot be derived from the scan: a cleanup that wrote a file (a log archive),
+an undo that puts back a path the scan never saw, and trashing what a series' records are
+read from (its best or latest checkpoint, or a record beside them). ``mark_removed`` says
+so, and the window then rescans, keeping the view (``load(..., keep_view=True)``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.ages import BUCKETS, AgeTable
-from mlspace.classify import Artifact, Category, Inventory
-from mlspace.filtering import FilterResult, FilterSpec, apply_filter
+from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory, Run, Series
+from mlspace.filtering import (
+    FilterResult,
+    FilterSpec,
+    apply_filter,
+    counted_links,
+    removed_entries,
+)
 from mlspace.paths import within
+from mlspace.scan import Totals
 from mlspace.scan.walker import KIND_DIR
+
+
+@dataclass(frozen=True)
+class SeriesNow:
+    """A checkpoint series as it is on disk now: the members still there, oldest first."""
+
+    series: Series
+    members: tuple[str, ...]
+    tool: str  # the commonest tool of the members left (a fresh scan's rule)
+    disk_usage: int  # hard-link copies not counted twice
+    apparent_size: int
+
+
+@dataclass(frozen=True)
+class RunNow:
+    """A run as it is on disk now, with the series that still hold checkpoints."""
+
+    run: Run
+    tool: str | None
+    series: tuple[SeriesNow, ...]
 
 
 class Workspace(QObject):
     inventory_changed = Signal()
     plan_changed = Signal()
-    view_changed = Signal()  # size mode or filter: sizes and visibility changed
+    view_changed = Signal()  # size mode, filter or the disk: sizes and visibility changed
     selection_changed = Signal(int)  # an entry index, -1 for none
     focus_changed = Signal(int)  # the folder the treemap shows
 
     def __init__(self) -> None:
         super().__init__()
+        # ---- the truth
         self.inventory: Inventory | None = None
         self.ages: AgeTable | None = None
+        self._gone: dict[str, int] = {}  # paths in the trash now, moved there since the
+        # scan, with their entries (-1: not in the scan)
+        self._touched: dict[int, float] = {}  # folders a move changed: entry -> time now
+        # ---- what the user looks at
         self.apparent = False
-        self.filter = FilterResult(FilterSpec(), None, *(None,) * 3)  # type: ignore[arg-type]
         self.selected = -1
         self.focus = -1
         self.read_only_reason = ""
-        self.plan: Plan | None = None
-        self.full_plan: Plan | None = None
-        self._gone: set[str] = set()  # paths moved to the trash since the scan
-        self.removed: np.ndarray | None = None  # entries moved to the trash since the scan
-        # Per-folder space by category without what was trashed: None until something is.
-        self._folder_categories: tuple[np.ndarray, np.ndarray] | None = None
         self.advice = AdviceSettings()
+        self.full_plan: Plan | None = None
+        # ---- derived from the above, in _derive() only
+        self.removed: np.ndarray = np.zeros(0, dtype=bool)  # per entry: in the trash now
+        self._removed_any = False  # removed.any(), asked for every cell painted
+        self._counted: np.ndarray = np.zeros(0, dtype=bool)
+        self.whole = _EMPTY  # no filter: what is on disk now
+        self.filter = _EMPTY  # the user's filter over what is on disk now
+        self.plan: Plan | None = None
+        self._cache: dict[object, object] = {}
         self._artifact_at: dict[int, Artifact] = {}
 
     # ---------------------------------------------------------------- loading
     def load(self, inventory: Inventory, ages: AgeTable, plan: Plan | None = None,
-             apparent: bool | None = None) -> None:
+             apparent: bool | None = None, keep_view: bool = False) -> None:
         """Show a new scan. ``plan`` is computed with it in the worker thread; without one
-        (tests, imports) it is computed here."""
+        (tests, imports) it is computed here. ``keep_view`` (a rescan of the same folders)
+        keeps the filter, and the selection and the treemap's folder where they still
+        exist; otherwise the view starts afresh."""
+        old = self.inventory
+        keep = keep_view and old is not None
+        selected = old.snapshot.path(self.selected) if keep and self.selected >= 0 else None
+        focus = old.snapshot.path(self.focus) if keep and self.focus >= 0 else None
+        spec = self.filter.spec if keep else FilterSpec()
         self.inventory = inventory
         self.ages = ages
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
-        self.removed = np.zeros(len(inventory.snapshot), dtype=bool)
-        self._folder_categories = None
-        self._gone = set()
-        self.filter = apply_filter(inventory, ages, FilterSpec())
+        self._gone = {}
+        self._touched = {}
+        self.filter = _EMPTY
+        self._derive(disk=True, spec=spec)
         self.full_plan = plan if plan is not None else advise(inventory, self.advice)
-        self.replan()
-        roots = inventory.snapshot.root_entries
-        self.selected = -1
-        self.focus = roots[0] if len(roots) == 1 else -1
+        self.plan = self._plan_now()
+        snap = inventory.snapshot
+        roots = snap.root_entries
+        self.selected = snap.find(selected) if selected else -1
+        self.focus = snap.find(focus) if focus else -1
+        if self.focus < 0 or snap.row_of(self.focus) < 0:
+            self.focus = roots[0] if len(roots) == 1 else -1
+        # Every field holds the new scan's entries before any view hears of it, and the
+        # views drop the old scan's (inventory_changed) before any other signal.
         self.inventory_changed.emit()
+        self.plan_changed.emit()
         self.focus_changed.emit(self.focus)
+        self.selection_changed.emit(self.selected)
 
     @property
     def loaded(self) -> bool:
         return self.inventory is not None
+
+    def _derive(self, disk: bool = False, spec: FilterSpec | None = None) -> None:
+        """Recompute what follows from the truth. ``disk``: the set of paths in the trash
+        changed (or a new scan came); ``spec``: the filter changed."""
+        inv, ages = self.inventory, self.ages
+        assert inv is not None and ages is not None
+        snap = inv.snapshot
+        if disk:
+            removed = removed_entries(snap, (e for e in self._gone.values() if e >= 0))
+            self._counted = counted_links(snap, removed)
+            self.removed = removed if removed is not None else np.zeros(len(snap), dtype=bool)
+            self._removed_any = removed is not None
+            self.whole = apply_filter(inv, ages, FilterSpec(), removed, self._counted)
+        spec = self.filter.spec if spec is None else spec
+        removed_or_none = self.removed if self._removed_any else None
+        self.filter = (self.whole if spec == FilterSpec() else
+                       apply_filter(inv, ages, spec, removed_or_none, self._counted))
+        self._cache = {key: value for key, value in self._cache.items()
+                       if not disk and isinstance(key, str) and key.startswith("disk:")}
+
+    def _cached(self, key: str, make: object) -> object:
+        """A derived table, made once per change of what it depends on: keys starting with
+        "disk:" survive filter changes, the others are dropped with any change."""
+        if key not in self._cache:
+            self._cache[key] = make()  # type: ignore[operator]
+        return self._cache[key]
 
     # ---------------------------------------------------------------- viewing
     def set_apparent(self, apparent: bool) -> None:
@@ -80,7 +168,7 @@ class Workspace(QObject):
     def set_filter(self, spec: FilterSpec) -> None:
         if self.inventory is None or self.ages is None or spec == self.filter.spec:
             return
-        self.filter = apply_filter(self.inventory, self.ages, spec, self.removed)
+        self._derive(spec=spec)
         self.view_changed.emit()
 
     def toggle_category(self, category: Category) -> None:
@@ -113,73 +201,84 @@ class Workspace(QObject):
     # ---------------------------------------------------------------- cleanups
     def replan(self) -> None:
         """The scan's suggestions that still apply: one that names anything moved to the
-        trash since drops out, and comes back when that is undone (no re-advising)."""
+        trash since, or a folder holding it (its sizes are no longer what was scanned),
+        drops out, and comes back when that is undone (no re-advising)."""
         if self.inventory is None or self.full_plan is None:
             return
-        gone = self._gone
-        kept = tuple(s for s in self.full_plan.suggestions
-                     if not gone or not any(within(p, gone) for p in s.paths))
-        self.plan = Plan(self.full_plan.roots, kept)
+        self.plan = self._plan_now()
         self.plan_changed.emit()
 
-    def mark_removed(self, paths: list[str], removed: bool = True) -> None:
-        """Paths moved to the trash (or, with removed=False, put back): update every view."""
-        if self.inventory is None or self.removed is None:
-            return
+    def _plan_now(self) -> Plan | None:
+        if self.full_plan is None:
+            return None
+        gone = set(self._gone)
+        holding = {parent for p in gone for parent in _parents(p)}
+        kept = tuple(s for s in self.full_plan.suggestions
+                     if not gone or not any(within(p, gone) or p in holding for p in s.paths))
+        return Plan(self.full_plan.roots, kept)
+
+    def mark_removed(self, paths: Iterable[str], removed: bool = True) -> bool:
+        """Paths moved to the trash (or, with removed=False, put back): every view follows.
+        Returns False when the scan cannot say what the disk holds now (a path it never
+        saw came back, or what a series' records are read from went): rescan then."""
+        if self.inventory is None:
+            return True
         snap = self.inventory.snapshot
+        paths = list(paths)
+        exact = True
         for path in paths:
-            entry = snap.find(path)
-            if entry >= 0:
-                self.removed[list(snap.subtree(entry))] = removed
-            (self._gone.add if removed else self._gone.discard)(path)
-        self.filter = apply_filter(self.inventory, self.ages, self.filter.spec,  # type: ignore[arg-type]
-                                   self.removed)
-        disk, apparent, _ = self.inventory.folder_category_totals(self.removed)
-        self._folder_categories = (disk, apparent)
+            if removed:
+                self._gone[path] = snap.find(path)
+            elif path in self._gone:
+                del self._gone[path]
+            else:
+                exact = False  # back from an earlier scan's cleanup: this scan has no entry
+        self._touch({os.path.dirname(p) for p in paths})
+        self._derive(disk=True)
+        selected, focus = self.selected, self.focus
+        if selected >= 0 and self.removed[selected]:
+            self.select(-1)
+        while focus >= 0 and self.removed[focus]:
+            focus = snap.parent(focus)
+        self.set_focus(focus)
         self.view_changed.emit()
         self.replan()
+        return exact and not (removed and self._records_gone(paths))
 
-    def chart_tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """(space per category, space per age bucket x category) for the charts, in the
-        current size mode, without what was moved to the trash since the scan. The user's
-        filter is not applied here: the charts are where filters are chosen."""
-        assert self.inventory is not None and self.ages is not None
-        inv, ages = self.inventory, self.ages
-        snap = inv.snapshot
-        n_cat = len(Category)
-        if self.removed is None or not self.removed.any():
-            totals = inv.category_totals()
-            per_cat = np.array([(totals[c].apparent_size if self.apparent
-                                 else totals[c].disk_usage) for c in Category])
-            table = ages.by_category_apparent if self.apparent else ages.by_category
-            return per_cat, table
-        keep = ~self.removed & snap.counted
-        sizes = snap.apparent if self.apparent else snap.blocks * 512
-        per_cat = np.bincount(inv.categories[keep], weights=sizes[keep], minlength=n_cat)
-        files = keep & (snap.kind != KIND_DIR)
-        index = ages.buckets[files].astype(np.int64) * n_cat + inv.categories[files]
-        table = np.bincount(index, weights=sizes[files], minlength=len(BUCKETS) * n_cat)
-        return per_cat.astype(np.int64), table.reshape(len(BUCKETS), n_cat).astype(np.int64)
+    def _touch(self, folders: set[str]) -> None:
+        """Moving an entry in or out of a folder changes the folder's own time: read it
+        again (one lstat per folder), so "Modified" shows what a scan would."""
+        snap = self.inventory.snapshot  # type: ignore[union-attr]
+        for folder in folders:
+            entry = snap.find(folder)
+            if entry < 0:
+                continue
+            try:
+                self._touched[entry] = os.lstat(folder).st_mtime
+            except OSError:
+                self._touched.pop(entry, None)
 
-    def suggestions_for(self, entry: int) -> list[Suggestion]:
-        """Suggestions that name this entry, lie inside it, or are about its series or run."""
-        if self.inventory is None or self.plan is None or entry < 0:
-            return []
+    def _records_gone(self, paths: list[str]) -> bool:
+        """Did any of ``paths`` take what a series' best or latest is read from: that
+        checkpoint itself, or a file beside the checkpoints (a pointer, a record)?"""
         inv = self.inventory
-        path = inv.snapshot.path(entry)
-        artifact = self.artifact_at(entry)
-        subjects = set()
-        if artifact is not None:
-            subjects |= {artifact.id, artifact.series, artifact.run}
-        series_here = {s.id for s in inv.series
-                       if s.path == path or s.path.startswith(path.rstrip("/") + "/")}
-        return [s for s in self.plan.suggestions
-                if s.subject in subjects | series_here
-                or any(p == path or p.startswith(path.rstrip("/") + "/")
-                       or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
+        assert inv is not None
+        moved = set(paths)
+        for s in inv.series:
+            kept = [inv.artifact_by_id[m] for m in s.members]
+            if not any(self._present(a) for a in kept):
+                continue  # the whole series went: a scan finds no series there either
+            named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
+            if any(within(p, moved) for p in named):
+                return True
+            members = {a.path for a in kept}
+            if any(os.path.dirname(p) == s.path and p not in members for p in moved):
+                return True
+        return False
 
-    # ---------------------------------------------------------------- queries
+    # ---------------------------------------------------------------- sizes and counts
     def size(self, entry: int) -> int:
+        """What the row, tile or run shows: its size under the filter, in the size mode."""
         assert self.inventory is not None
         return self.filter.size(self.inventory, entry, self.apparent)
 
@@ -198,6 +297,153 @@ class Workspace(QObject):
         assert self.inventory is not None
         return self.filter.visible(self.inventory, entry, self.apparent)
 
+    def shown_files(self, entry: int) -> int | None:
+        """Files a folder shows under the filter (None for a file)."""
+        assert self.inventory is not None
+        row = self.inventory.snapshot.row_of(entry)
+        return int(self.filter.dir_files[row]) if row >= 0 else None
+
+    def totals(self, entry: int) -> Totals:
+        """An entry's totals as on disk now, whatever the filter: what is left of a folder,
+        with its newest time (a folder a cleanup moved something out of is new)."""
+        assert self.inventory is not None
+        snap = self.inventory.snapshot
+        if not self._removed_any and not self._touched:
+            return snap.totals(entry)
+        row = snap.row_of(entry)
+        whole = self.whole
+        if row >= 0:
+            return Totals(int(whole.dir_disk[row]), int(whole.dir_apparent[row]),
+                          int(whole.dir_files[row]), int(self._dirs()[row]),
+                          float(self._newest()[row]))
+        present = not self.removed[entry]
+        counted = present and bool(self._counted[entry])
+        is_dir = snap.is_dir(entry)
+        return Totals(snap.disk_usage(entry) if counted else 0,
+                      int(snap.apparent[entry]) if counted else 0,
+                      int(present and not is_dir), int(present and is_dir),
+                      float(self._mtimes()[entry]))
+
+    def _mtimes(self) -> np.ndarray:
+        def make() -> np.ndarray:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            if not self._touched:
+                return snap.mtime
+            mtime = snap.mtime.copy()
+            mtime[list(self._touched)] = list(self._touched.values())
+            return mtime
+        return self._cached("disk:mtime", make)  # type: ignore[return-value]
+
+    def _newest(self) -> np.ndarray:
+        def make() -> np.ndarray:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            values = np.where(self.removed, -np.inf, self._mtimes())
+            return snap.tree.subtree_max(values)
+        return self._cached("disk:newest", make)  # type: ignore[return-value]
+
+    def _dirs(self) -> np.ndarray:
+        def make() -> np.ndarray:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            scratch = ((snap.kind == KIND_DIR) & ~self.removed).astype(np.int64)
+            return snap.tree.subtree_sums(scratch)
+        return self._cached("disk:dirs", make)  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------- categories
+    def _categories_now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per folder row x category: disk, apparent, files of what is on disk now."""
+        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            inv = self.inventory
+            assert inv is not None
+            if not self._removed_any:
+                return inv.dir_category_disk, inv.dir_category_apparent, inv.dir_category_files
+            return inv.folder_category_totals(self.removed, self._counted)
+        return self._cached("disk:categories", make)  # type: ignore[return-value]
+
+    def _categories_shown(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The same over what the filter shows."""
+        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            inv, matches = self.inventory, self.filter.matches
+            assert inv is not None
+            if not self.filter.spec.narrows or matches is None:
+                return self._categories_now()
+            return inv.folder_category_totals(~matches, self._counted)
+        return self._cached("shown:categories", make)  # type: ignore[return-value]
+
+    def category_breakdown(self, entry: int) -> dict[Category, CategoryTotals]:
+        """Per category, what an entry holds on disk now, whatever the filter."""
+        assert self.inventory is not None
+        inv = self.inventory
+        row = inv.snapshot.row_of(entry)
+        if row < 0:
+            out = {c: CategoryTotals(0, 0, 0) for c in Category}
+            t = self.totals(entry)
+            out[inv.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
+            return out
+        disk, apparent, files = self._categories_now()
+        return {c: CategoryTotals(int(disk[row, c]), int(apparent[row, c]),
+                                  int(files[row, c])) for c in Category}
+
+    def category_of(self, entry: int) -> Category:
+        """What an entry is: a file's own category, a folder's commonest by space on disk
+        now. The filter does not change it (Details says what the selection *is*)."""
+        return self._dominant(entry, self._categories_now())
+
+    def dominant_category(self, entry: int) -> Category:
+        """The category holding most of what a row or tile shows: under a filter, of what
+        the filter shows of it (with one category chosen, that one)."""
+        spec = self.filter.spec
+        if spec.categories is not None and len(spec.categories) == 1 and \
+                self.inventory is not None and self.inventory.snapshot.row_of(entry) >= 0:
+            return next(iter(spec.categories))
+        return self._dominant(entry, self._categories_shown())
+
+    def _dominant(self, entry: int, tables: tuple[np.ndarray, np.ndarray, np.ndarray]
+                  ) -> Category:
+        assert self.inventory is not None
+        inv = self.inventory
+        row = inv.snapshot.row_of(entry)
+        if row < 0:
+            return inv.category(entry)
+        per_category = (tables[1] if self.apparent else tables[0])[row]
+        if per_category.sum() == 0:
+            if tables is not self._categories_now():
+                return self.category_of(entry)
+            return inv.category(entry)
+        return Category(int(per_category.argmax()))
+
+    def chart_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """(space per category, space per age bucket x category) for the charts, in the
+        current size mode, of what is on disk now. The user's filter is not applied here:
+        the charts are where filters are chosen."""
+        per_cat, table, _ = self._charts()
+        return per_cat, table
+
+    def chart_categories(self) -> list[tuple[Category, int]]:
+        """The category chart's bars: every category that holds files or space now."""
+        per_cat, _, files = self._charts()
+        return [(c, int(per_cat[c])) for c in ORDER if files[c] or per_cat[c]]
+
+    def _charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            inv, ages = self.inventory, self.ages
+            assert inv is not None and ages is not None
+            snap = inv.snapshot
+            n_cat = len(Category)
+            keep = ~self.removed & self._counted
+            sizes = snap.apparent if self.apparent else snap.blocks * 512
+            per_cat = np.bincount(inv.categories[keep], weights=sizes[keep], minlength=n_cat)
+            files = ~self.removed & (snap.kind != KIND_DIR)
+            counted_files = files & keep
+            index = ages.buckets[counted_files].astype(np.int64) * n_cat + \
+                inv.categories[counted_files]
+            table = np.bincount(index, weights=sizes[counted_files],
+                                minlength=len(BUCKETS) * n_cat)
+            file_counts = np.bincount(inv.categories[files], minlength=n_cat)
+            return (per_cat.astype(np.int64),
+                    table.reshape(len(BUCKETS), n_cat).astype(np.int64), file_counts)
+        return self._cached(f"disk:charts:{self.apparent}", make)  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------- artifacts and runs
     def artifact_at(self, entry: int) -> Artifact | None:
         """The innermost artifact containing ``entry`` (walking up its folders)."""
         assert self.inventory is not None
@@ -209,19 +455,79 @@ class Workspace(QObject):
             entry = snap.parent(entry)
         return None
 
-    def dominant_category(self, entry: int) -> Category:
-        """The category holding most of an entry's space (its own, for a file)."""
-        assert self.inventory is not None
+    def _present(self, a: Artifact) -> bool:
+        return not bool(self.removed[list(a.entries or (a.entry,))].all())
+
+    def artifact_totals(self, a: Artifact) -> tuple[int, int]:
+        """(on disk, apparent) of an artifact now: what is left of its folder or files."""
+        parts = [self.totals(e) for e in (a.entries or (a.entry,))]
+        return sum(t.disk_usage for t in parts), sum(t.apparent_size for t in parts)
+
+    def series_now(self, series_id: str) -> SeriesNow | None:
+        """A series as it is now, None when none of its checkpoints is left."""
+        return self._runs()[1].get(series_id)
+
+    def runs(self) -> tuple[RunNow, ...]:
+        """The runs a scan would find now: without those whose folder went, or whose only
+        reason to be a run (their checkpoints) went."""
+        return self._runs()[0]
+
+    def _runs(self) -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
+        def make() -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
+            inv = self.inventory
+            assert inv is not None
+            by_id: dict[str, SeriesNow] = {}
+            for s in inv.series:
+                members = [inv.artifact_by_id[m] for m in s.members]
+                left = [a for a in members if self._present(a)]
+                if not left:
+                    continue
+                tools = [a.tool or "checkpoint" for a in left]
+                sizes = [self.artifact_totals(a) for a in left if a.copy_kind != "hard link"]
+                by_id[s.id] = SeriesNow(s, tuple(a.id for a in left),
+                                        max(dict.fromkeys(tools), key=tools.count),
+                                        sum(d for d, _ in sizes), sum(a for _, a in sizes))
+            runs = []
+            for run in inv.runs:
+                if self.removed[run.entry]:
+                    continue
+                series = tuple(by_id[s] for s in run.series if s in by_id)
+                folder = self._artifact_at.get(run.entry)
+                is_run_folder = folder is not None and folder.kind == "run"
+                if not series and not is_run_folder:
+                    continue
+                tool = folder.tool if is_run_folder and folder.tool else \
+                    series[0].tool if series else None
+                runs.append(RunNow(run, tool, series))
+            return tuple(runs), by_id
+        return self._cached("disk:runs", make)  # type: ignore[return-value]
+
+    def suggestions_for(self, entry: int) -> list[Suggestion]:
+        """Suggestions that name this entry, lie inside it, or are about its series or run."""
+        if self.inventory is None or self.plan is None or entry < 0:
+            return []
         inv = self.inventory
-        row = inv.snapshot.row_of(entry)
-        if row < 0:
-            return inv.category(entry)
-        spec = self.filter.spec
-        if spec.categories is not None and len(spec.categories) == 1:
-            return next(iter(spec.categories))
-        disk, apparent = self._folder_categories or (inv.dir_category_disk,
-                                                     inv.dir_category_apparent)
-        per_category = (apparent if self.apparent else disk)[row]
-        if per_category.sum() == 0:
-            return inv.category(entry)
-        return Category(int(per_category.argmax()))
+        path = inv.snapshot.path(entry)
+        artifact = self.artifact_at(entry)
+        subjects = set()
+        if artifact is not None:
+            subjects |= {artifact.id, artifact.series, artifact.run}
+        series_here = {s.id for s in inv.series
+                       if s.path == path or s.path.startswith(path.rstrip("/") + "/")}
+        return [s for s in self.plan.suggestions
+                if s.subject in subjects | series_here
+                or any(p == path or p.startswith(path.rstrip("/") + "/")
+                       or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
+
+
+def _parents(path: str) -> Iterable[str]:
+    """Every folder above a path."""
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path:
+            return
+        yield parent
+        path = parent
+
+
+_EMPTY = FilterResult(FilterSpec(), None, None, *(np.zeros(0, dtype=np.int64),) * 4)
