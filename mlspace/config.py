@@ -37,6 +37,11 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """What mlspace can regenerate (the demo workspace)."""
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def config_file() -> Path:
     return config_dir() / "config.toml"
 

@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from mlspace.config import cache_dir
 
 DAY = 86400.0
 GB = 1 << 30
@@ -197,9 +200,21 @@ def _age_folders(root: Path) -> None:
             os.utime(folder, (max(times), max(times)))
 
 
-def temporary_demo() -> Path:
-    """A fresh demo in a new temporary folder (left for the OS to clean)."""
-    return generate(Path(tempfile.mkdtemp(prefix="mlspace-demo-")) / "ml-workspace")
+def fresh_demo() -> Path:
+    """A freshly generated demo in one folder of mlspace's cache, replacing the previous
+    one. Each ``--demo`` used to leave a new temporary folder behind (about 124 GiB
+    apparent, sparse), which other disk tools then reported; one reused folder leaves
+    nothing to pile up. Only a folder carrying the demo's marker is ever replaced."""
+    folder = demo_home()
+    if folder.exists():
+        if not is_demo(folder):  # not ours after all: leave it, use a new folder
+            return generate(Path(tempfile.mkdtemp(prefix="mlspace-demo-")) / "ml-workspace")
+        shutil.rmtree(folder)
+    return generate(folder)
+
+
+def demo_home() -> Path:
+    return cache_dir() / "demo" / "ml-workspace"
 
 
 def is_demo(path: str | os.PathLike[str]) -> bool:

@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self._views_page())
         self.setCentralWidget(self.stack)
         self._make_actions()
+        self._update_scan_actions()
         self._make_toolbar()
         self._make_menus()
         self.status = QLabel()
@@ -334,9 +335,9 @@ class MainWindow(QMainWindow):
             self.open_paths([path])
 
     def open_demo(self) -> None:
-        from mlspace.demo import temporary_demo
+        from mlspace.demo import fresh_demo
 
-        path = str(temporary_demo())
+        path = str(fresh_demo())
         self.demo_paths.add(path)
         self.open_paths([path])
 
@@ -359,16 +360,23 @@ class MainWindow(QMainWindow):
             self.stack.currentIndex() == VIEWS
         if self._keep_view:
             self.status.setText("Rescanning…")
-            self.cancel_action.setEnabled(True)
             self.scanner.start(paths)
+            self._update_scan_actions()
             return
         self.scan_title.setText(f"<h2>Scanning {', '.join(os.path.basename(p) or p for p in paths)}"
                                 "…</h2>")
         self.progress_text.setText("Starting…")
         self.progress_where.setText("")
         self.stack.setCurrentIndex(SCANNING)
-        self.cancel_action.setEnabled(True)
         self.scanner.start(paths)
+        self._update_scan_actions()
+
+    def _update_scan_actions(self) -> None:
+        """Rescan only when something was scanned and no scan runs; Cancel only while one
+        runs (with nothing open, neither means anything)."""
+        running = self.scanner.running
+        self.rescan_action.setEnabled(bool(self.scanner.paths) and not running)
+        self.cancel_action.setEnabled(running)
 
     def rescan(self) -> None:
         """F5: read the disk again, keeping what the user looks at."""
@@ -404,7 +412,7 @@ class MainWindow(QMainWindow):
                      apparent=None if keep else True if demo else None, keep_view=keep)
         self.apparent_box.setChecked(self.ws.apparent)
         self.stack.setCurrentIndex(VIEWS)
-        self.cancel_action.setEnabled(False)
+        self._update_scan_actions()
         self._show_totals(demo)
         if keep:
             self._expanded = {e for e in map(snap.find, expanded) if e >= 0}
@@ -422,6 +430,7 @@ class MainWindow(QMainWindow):
 
     def _on_failed(self, message: str) -> None:
         self._keep_view = False
+        self._update_scan_actions()
         self.stack.setCurrentIndex(VIEWS if self.ws.loaded else WELCOME)
         if self._after_rescan:  # the cleanup is done; only the rescan after it failed
             self._after_rescan = ""
@@ -625,6 +634,10 @@ class MainWindow(QMainWindow):
         if skipped:
             text += f" {len(skipped)} skipped (hover for why)."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
+        if result.stopped:  # type: ignore[attr-defined]
+            QMessageBox.warning(self, "mlspace", f"The cleanup stopped early: "
+                                f"{result.stopped}.\n\nWhat moved can be put back with "  # type: ignore[attr-defined]
+                                "Ctrl+Z.")
         self._finish(text, rescan=not exact or bool(archived & set(done)))
 
     def _finish(self, message: str, rescan: bool) -> None:

@@ -1,0 +1,58 @@
+"""Actions that mean nothing are disabled (Rescan and Cancel with nothing open), and a
+cleanup that had to stop half-way (its journal could not be written) says so."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+from test_cleanup_gui import _confirm_when_asked, _right_click_row
+
+from mlspace.act import journal as journal_module
+from mlspace.ui.main_window import MainWindow
+
+
+def test_rescan_and_cancel_only_when_they_mean_something(qtbot: QtBot, demo_root: Path) -> None:
+    """Nothing open: Rescan and Cancel are disabled; scanning: only Cancel; done: only Rescan."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    assert not win.rescan_action.isEnabled() and not win.cancel_action.isEnabled()
+    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+        win.open_paths([str(demo_root)])
+        assert win.cancel_action.isEnabled() and not win.rescan_action.isEnabled()
+    assert win.rescan_action.isEnabled() and not win.cancel_action.isEnabled()
+
+
+def test_a_cleanup_stopped_by_its_journal_says_so(window: MainWindow, qtbot: QtBot,
+                                                  demo_root: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk under the journal fills after the first item: a warning, and undo works."""
+    writes = {"n": 0}
+    real_record = journal_module.Journal.record
+
+    def fill_after_two(self: journal_module.Journal, *args: object, **kwargs: object) -> None:
+        writes["n"] += 1
+        if writes["n"] > 2:
+            self.failed = journal_module.JournalUnavailable(
+                self.path.parent, OSError(errno.ENOSPC, "No space left on device"))
+            raise self.failed
+        real_record(self, *args, **kwargs)
+
+    monkeypatch.setattr(journal_module.Journal, "record", fill_after_two)
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning",
+                        lambda parent, title, text: warnings.append(text))
+    run = demo_root / "outputs" / "bert-large-lr3e-4"
+    keep = next(a for a in _right_click_row(window, str(run))
+                if a.text().startswith("Keep best 1 + latest 2 of bert-large-lr3e-4"))
+    _confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        keep.trigger()
+    assert len(warnings) == 1 and "stopped early" in warnings[0]
+    assert "No space left on device" in warnings[0] and "Ctrl+Z" in warnings[0]
+    left = [p for p in run.iterdir() if p.name.startswith("checkpoint-")]
+    assert 3 < len(left) < 12  # some moved, the rest was not attempted
