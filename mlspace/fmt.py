@@ -21,8 +21,32 @@ def duration(seconds: float) -> str:
 
 
 def age(seconds: float) -> str:
-    """How long ago: 'just now', '3 hours', '12 days', '2 years'."""
-    return "just now" if seconds < 60 else humanize.naturaldelta(seconds)
+    """A span of time in its largest sensible unit, rounded: '3 hours', '17 days',
+    '4 months', '2 years' ('just now' under a minute). Days are kept up to 60 (a 17-day-old
+    checkpoint is not "a month" old), months up to two years."""
+    days = seconds / 86400
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return plural(round(seconds / 60), "minute")
+    if days < 1:
+        return plural(round(seconds / 3600), "hour")
+    if days < 60:
+        return plural(round(days), "day")
+    if days < 730:
+        return plural(round(days / 30.44), "month")
+    return plural(round(days / 365.25), "year")
+
+
+def ago(seconds: float) -> str:
+    """'just now', or '17 days ago'."""
+    text = age(seconds)
+    return text if text == "just now" else f"{text} ago"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 item', '3 items', '1,204 checkpoints'; ``many`` where adding an s is wrong."""
+    return f"{count(n)} {word if n == 1 else many or word + 's'}"
 
 
 def count(n: int) -> str:

@@ -122,7 +122,7 @@ class Policy:
     @property
     def cap_text(self) -> str:
         caps = [f"{fmt.size(self.max_bytes)}" if self.max_bytes is not None else "",
-                f"{self.max_items} items" if self.max_items is not None else ""]
+                fmt.plural(self.max_items, "item") if self.max_items is not None else ""]
         return " or ".join(c for c in caps if c) + " per run"
 
     @property

@@ -139,7 +139,7 @@ def archive_logs(inv: Inventory, ages: ArchiveAges) -> list[Suggestion]:
              and snap.name(e).endswith(_LOG_ARCHIVE_ENDINGS)]
     if not items:
         return []
-    return [_suggest("archive-logs", f"Archive {len(items)} old log archives",
+    return [_suggest("archive-logs", f"Archive {fmt.plural(len(items), 'old log archive')}",
                      f"Packed logs untouched for more than {ages.logs:g} days. They move to "
                      "the archive folder with a link left in their place.", SAFE, items,
                      None)]

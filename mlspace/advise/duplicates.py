@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mlspace import fmt
 from mlspace.advise.model import REVIEW, PlanItem, Suggestion, suggestion_id
 from mlspace.classify import Category, Inventory
 from mlspace.safe_read import Unreadable, iter_blocks, open_regular
@@ -93,7 +94,8 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
         item_paths = tuple(i.path for i in items)
         out.append(Suggestion(
             suggestion_id("duplicates", item_paths), "duplicates",
-            f"Remove {len(items)} exact copies of {os.path.basename(paths[keep])}",
+            f"Remove {fmt.plural(len(items), 'exact copy', 'exact copies')} of "
+            f"{os.path.basename(paths[keep])}",
             f"Byte-for-byte identical to {paths[keep]}, which is kept.", REVIEW,
             tuple(items), None))
     return out

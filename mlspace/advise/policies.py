@@ -152,12 +152,13 @@ def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: 
                    "and neither a readable record nor the file names tell which."
                    if caution else "")
         return (f"Keep the latest {keep_latest} of {label}",
-                f"{len(drop)} older checkpoints of {label}. Which one is best is not recorded "
+                f"{fmt.plural(len(drop), 'older checkpoint')} of {label}. Which one is best "
+                f"is not recorded "
                 f"({s.best_reason}), so only the latest {keep_latest} are kept.{caution} "
                 f"Kept: {_why_kept(inv, s, kept, settings)}.", REVIEW)
     metric = f" by {s.best_metric}" if s.best_metric else ""
     title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
-    reason = (f"{len(drop)} checkpoints of {label} that are neither among the best "
+    reason = (f"{fmt.plural(len(drop), 'checkpoint')} of {label} that are neither among the best "
               f"{keep_best}{metric} ({s.best_reason}) nor the latest {keep_latest} "
               f"({s.latest_reason}).")
     released = [a.name for a in drop if a.id in set(s.tool_kept)]
@@ -288,7 +289,7 @@ def stale_debug_dumps(inv: Inventory, settings: AdviceSettings) -> list[Suggesti
             items.append(_item(inv, entry))
     if not items:
         return []
-    return [_make("debug-dumps", f"Remove {len(items)} stale debug dumps",
+    return [_make("debug-dumps", f"Remove {fmt.plural(len(items), 'stale debug dump')}",
                   f"Profiler traces, memory snapshots, core dumps and compiler debug output "
                   f"older than {settings.debug_min_age_days:g} days. They were written to "
                   "debug a past run and are not needed to train or evaluate.", SAFE, items,
@@ -306,7 +307,8 @@ def crash_leftovers(inv: Inventory, settings: AdviceSettings) -> list[Suggestion
                 items.append(_item(inv, entry))
     if not items:
         return []
-    return [_make("crash-leftovers", f"Remove {len(items)} leftovers of interrupted saves",
+    title = f"Remove {fmt.plural(len(items), 'leftover')} of interrupted saves"
+    return [_make("crash-leftovers", title,
                   "Checkpoints and downloads that were never finished (a crash or a kill "
                   "during the save). Tools ignore them; nothing can load them.", REVIEW, items,
                   None)]
@@ -321,13 +323,15 @@ def caches(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
                                                     ".mypy_cache", ".ruff_cache")]
     out = []
     if bytecode:
-        out.append(_make("python-caches", f"Remove {len(bytecode)} Python cache folders",
+        title = f"Remove {fmt.plural(len(bytecode), 'Python cache folder')}"
+        out.append(_make("python-caches", title,
                          "Bytecode and tool caches; Python and the tools rebuild them on the "
                          "next run.", SAFE, bytecode, None))
     arrow = [e for e in np.flatnonzero(inv.categories == Category.CACHE).tolist()
              if snap.name(e).startswith("cache-") and snap.name(e).endswith(".arrow")]
     if arrow:
-        out.append(_make("datasets-cache", f"Remove {len(arrow)} cached datasets.map() results",
+        title = f"Remove {fmt.plural(len(arrow), 'cached datasets.map() result')}"
+        out.append(_make("datasets-cache", title,
                          "cache-*.arrow files written by Hugging Face datasets' map() and "
                          "filter(); they are recomputed when the code runs again.", SAFE,
                          [_item(inv, e) for e in arrow], None))

@@ -32,7 +32,8 @@ def plan_record(plan: Plan) -> dict[str, object]:
 def plan_table(plan: Plan, with_paths: bool = False) -> str:
     if not plan.suggestions:
         return "Nothing to suggest: no old checkpoints, copies, dumps or caches found."
-    lines = [f"{len(plan.suggestions)} suggestions, {fmt.size(plan.total_bytes)} on disk "
+    lines = [f"{fmt.plural(len(plan.suggestions), 'suggestion')}, "
+             f"{fmt.size(plan.total_bytes)} on disk "
              "in all (nothing is removed by `plan`)", ""]
     for s in plan.suggestions:
         lines.append(f"{s.id:<32} {fmt.size(s.bytes):>10}  [{s.risk}]  {s.title}")

@@ -31,7 +31,7 @@ class ConfirmCleanup(QDialog):
         apparent_total = sum(s.apparent_bytes for s in suggestions)
         risks = sorted({s.risk for s in suggestions}, key=["safe", "review", "risky"].index)
         layout = QVBoxLayout(self)
-        head = (f"<h3>{len(items)} items will be moved to the trash</h3>"
+        head = (f"<h3>{fmt.plural(len(items), 'item')} will be moved to the trash</h3>"
                 f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
                 f"apparent). Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
         for s in suggestions:
@@ -48,7 +48,7 @@ class ConfirmCleanup(QDialog):
             self.paths.addItem(f"{fmt.size(size):>10}   {i.path}")
         layout.addWidget(self.paths, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.confirm = buttons.addButton(f"Move {len(items)} items to the trash",
+        self.confirm = buttons.addButton(f"Move {fmt.plural(len(items), 'item')} to the trash",
                                          QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -69,7 +69,8 @@ class CleanupHistory(QDialog):
         self.list = QListWidget()
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            state = "undone" if record.undone else f"{len(record.trashed)} items in the trash"
+            left = fmt.plural(len(record.trashed), "item")
+            state = "undone" if record.undone else f"{left} in the trash"
             self.list.addItem(f"{when}   {fmt.size(record.freed):>10}   {state}   {record.title}")
         if not self.records:
             self.list.addItem("No cleanups yet.")

@@ -38,7 +38,7 @@ class DetailsPanel(QTextBrowser):
             ("On disk", fmt.size(totals.disk_usage)),
             ("Apparent", fmt.size(totals.apparent_size)),
             ("Modified", f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(totals.newest_mtime))}"
-                         f" ({fmt.age(time.time() - totals.newest_mtime)} ago)"),
+                         f" ({fmt.ago(time.time() - totals.newest_mtime)})"),
         ]
         if snap.row_of(entry) >= 0:
             rows.append(("Files", fmt.count(totals.files)))
@@ -78,7 +78,7 @@ class DetailsPanel(QTextBrowser):
                 badges.append("<b>latest</b> — " + html.escape(series.latest_reason))
             if a.id in series.protected and not badges:
                 badges.append("kept: the tool's records point to it")
-            rows.append(("In series", f"{len(now.members)} checkpoints of "
+            rows.append(("In series", f"{fmt.plural(len(now.members), 'checkpoint')} of "
                                       f"{html.escape(now.tool)}"))
             if badges:
                 rows.append(("Status", "<br>".join(badges)))

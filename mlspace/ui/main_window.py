@@ -629,7 +629,7 @@ class MainWindow(QMainWindow):
         archived = {i.path for s in self._cleaning if s.archive for i in s.items}
         self._cleaning = []
         exact = self.ws.mark_removed(done)
-        text = (f"Moved {len(done)} items ({fmt.size(result.freed)}) to the trash. "  # type: ignore[attr-defined]
+        text = (f"Moved {fmt.plural(len(done), 'item')} ({fmt.size(result.freed)}) to the trash. "  # type: ignore[attr-defined]
                 "Ctrl+Z puts them back.")
         if skipped:
             text += f" {len(skipped)} skipped (hover for why)."
@@ -707,7 +707,7 @@ class MainWindow(QMainWindow):
                   if r.restored_to is not None and r.restored_to != r.path]
         failed = [r for r in results if r.restored_to is None]  # type: ignore[attr-defined]
         exact = self.ws.mark_removed(back, removed=False)
-        text = f"Put back {len(back) + len(beside)} items from the trash."
+        text = f"Put back {fmt.plural(len(back) + len(beside), 'item')} from the trash."
         if failed:
             text += f" {len(failed)} could not be restored (hover for why)."
             self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))

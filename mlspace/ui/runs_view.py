@@ -72,8 +72,8 @@ class RunsView(RefreshWhenShown, QTreeWidget):
             item.setText(1, fmt.size(checkpoints))
             item.setData(1, Qt.ItemDataRole.UserRole, checkpoints)
         else:
-            item.setToolTip(1, f"{fmt.size(checkpoints)} of it in its {len(now.members)} "
-                               "checkpoints")
+            item.setToolTip(1, f"{fmt.size(checkpoints)} of it in its "
+                               f"{fmt.plural(len(now.members), 'checkpoint')}")
         item.setText(2, str(len(now.members)))
         if s.best:
             best = s.best.rsplit("/", 1)[-1]

@@ -198,7 +198,7 @@ class TreeModel(QAbstractItemModel):
             return fmt.count(int(value))
         if column == MODIFIED:
             return f"{time.strftime('%Y-%m-%d', time.localtime(value))} " \
-                   f"({fmt.age(time.time() - value)} ago)"
+                   f"({fmt.ago(time.time() - value)})"
         return str(value)
 
     def headerData(self, section: int, orientation: Qt.Orientation,

@@ -184,7 +184,7 @@ def test_the_cap_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str
     gone = [n for n in ("checkpoint-20", "checkpoint-30", "checkpoint-40")
             if not (root / "outputs/run" / n).exists()]
     assert len(gone) == 1
-    assert capsys.readouterr().out.count("cap (1 items per run) was reached") == 2
+    assert capsys.readouterr().out.count("cap (1 item per run) was reached") == 2
 
 
 def test_the_lock_stops_a_second_run(tmp_path: Path,

@@ -90,7 +90,7 @@ def test_folder_sizes_after_a_cleanup_are_what_the_disk_holds(window: MainWindow
     assert not window.ws.apparent
     untouched = {p: row_size(window, p) for p in (f"{root}/data", f"{root}/data/imagenet-mini",
                                                   f"{root}/wandb")}
-    _clean_from_panel(window, qtbot, "Remove 1 Python cache folders")
+    _clean_from_panel(window, qtbot, "Remove 1 Python cache folder")
     assert not (demo_root / "src" / "__pycache__").exists()
     truth = fresh(window)
     for path, size in untouched.items():

@@ -99,7 +99,7 @@ def test_the_cap_stops_the_run(tmp_path: Path) -> None:
         tmp_path, 'max_items = 1\n[[rule]]\nfolders = ["*"]\n'), NOW)
     assert chosen.items == 1
     assert [p for p, _ in chosen.capped] == ["/ws/out/run/c2", "/ws/src/__pycache__"]
-    assert "cap (1 items per run)" in chosen.capped[0][1]
+    assert "cap (1 item per run)" in chosen.capped[0][1]
     by_bytes = policy.select(_plan(), _policy(
         tmp_path, 'max_bytes = 150\n[[rule]]\nfolders = ["*"]\n'), NOW)
     assert by_bytes.bytes == 100 and len(by_bytes.capped) == 2
