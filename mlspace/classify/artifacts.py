@@ -120,7 +120,8 @@ def _outermost_artifact_rows(snapshot: Snapshot, folders: Classification,
 
 def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]:
     """Checkpoint files outside checkpoint folders, one candidate per checkpoint: the shards
-    of a sharded save and the .index/.data files of a TensorFlow bundle make one each."""
+    of a sharded save and the .index/.data files of a TensorFlow bundle make one each, and so
+    does all a save_pretrained() folder holds of its model (HF Trainer's final save)."""
     candidates = np.flatnonzero(
         (cls.categories == Category.CHECKPOINT) & (snapshot.kind != KIND_DIR)
     )
@@ -128,13 +129,19 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]
     keep = parents >= 0
     candidates, parents = candidates[keep], parents[keep]
     outside_units = cls.contexts[parents] != Context.CHECKPOINT_UNIT
+    saved_models = set(parents[cls.contexts[parents] == Context.MODEL].tolist())
     groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]] = {}
-    for entry, parent in zip(candidates[outside_units], parents[outside_units], strict=True):
-        name = snapshot.name(int(entry))
+    beside: dict[int, list[int]] = {}  # a saved model's folder -> its files that are no weights
+    for entry, parent in zip(candidates[outside_units].tolist(),
+                             parents[outside_units].tolist(), strict=True):
+        name = snapshot.name(entry)
         parsed = parse_checkpoint_name(name)
         if parsed is None:
+            if parent in saved_models:
+                beside.setdefault(parent, []).append(entry)
             continue
-        groups.setdefault((int(parent), parsed.group or name), []).append((int(entry), parsed))
+        groups.setdefault((parent, parsed.group or name), []).append((entry, parsed))
+    _one_per_saved_model(groups, beside, saved_models)
     found = []
     for (parent, key), members in groups.items():
         entries = tuple(e for e, _ in members)
@@ -149,6 +156,23 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]
             sum(t.disk_usage for t in totals), sum(t.apparent_size for t in totals),
             sum(t.files for t in totals), max(t.newest_mtime for t in totals), parent))
     return found
+
+
+def _one_per_saved_model(groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]],
+                         beside: dict[int, list[int]], saved_models: set[int]) -> None:
+    """A folder save_pretrained() wrote into holds one model: its weights (every format and
+    shard saved) with the config, tokenizer and card beside them are one checkpoint, under
+    the first weights' name, in ``groups`` (changed in place). Where no weights are, the
+    files beside them are no checkpoint of their own."""
+    keys_of: dict[int, list[tuple[int, str]]] = {}
+    for key in groups:
+        if key[0] in saved_models:
+            keys_of.setdefault(key[0], []).append(key)
+    for parent, keys in keys_of.items():
+        keys.sort(key=lambda key: key[1])
+        members = [member for key in keys for member in groups.pop(key)]
+        members += [(entry, members[0][1]) for entry in beside.get(parent, ())]
+        groups[keys[0]] = sorted(members, key=lambda member: member[0])
 
 
 def symlink_target_name(snapshot: Snapshot, artifact: Artifact) -> str | None:

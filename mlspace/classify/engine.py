@@ -4,7 +4,9 @@ category from its folder's context and its name, stretch by stretch of a scan.
 Per stretch, names are looked at with numpy (mlspace.classify.names): each entry's extension
 group meets a (context x extension) table, marker files and exact-name rules are found
 byte for byte, and only names that neither can decide go through the rules one by one
-(mlspace.classify.name_rules). Media folders are sampled a few names each.
+(mlspace.classify.name_rules). Media folders are sampled a few names each, and dataset files
+are read at their names' ends in numpy: the "_aug<k>" of a copy augmentation wrote beside its
+original, the ".rf.<hash>" of a Roboflow export.
 """
 
 from __future__ import annotations
@@ -105,7 +107,10 @@ class EntryClassifier:
         codes[named[ruled]] = name_codes[ruled]
         _resolve_by_name(listing, names, self.compiled, entry_ctx, codes)
         _resolve_media(listing, contexts, parents, codes)
-        self._note_roboflow(listing, names, groups, codes)
+        data, ext_bytes = _dataset_files(codes, groups)
+        augmented = names.tagged_before_end(data, ext_bytes, b"_aug", _AUG_DIGITS)
+        codes[data[augmented]] = Category.AUGMENTED
+        self._note_roboflow(listing, names, data[~augmented], ext_bytes[~augmented])
         self.codes += codes.astype(np.uint8).tobytes()
 
     def finish(self, snapshot: Snapshot) -> Classification:
@@ -124,14 +129,11 @@ class EntryClassifier:
         return Classification(contexts, np.array(self.rules, dtype=np.int16), categories,
                               tuple(self.row_names))
 
-    def _note_roboflow(self, listing: Listing, names: NameColumns, groups: ExtensionGroups,
-                       codes: np.ndarray) -> None:
+    def _note_roboflow(self, listing: Listing, names: NameColumns, images: np.ndarray,
+                       ext_bytes: np.ndarray) -> None:
         """Dataset images named like Roboflow's exports, "<stem>.rf.<32 hex>.<ext>": which of
         them are augmented variants is decided in finish(), across the whole scan. ".rf." sits
         at a fixed distance from the end of such a name, so only those names are decoded."""
-        images = np.flatnonzero(codes == Category.DATASET)
-        ext_bytes = np.array([len(e.encode("utf-8", "surrogateescape"))
-                              for e in groups.extensions] + [0])[groups.group[images]]
         images = images[names.bytes_before_end(images, ext_bytes + _ROBOFLOW_TAIL, b".rf.")]
         self.roboflow_names.update(zip((images + listing.first_entry).tolist(),
                                        listing.names_of(images), strict=True))
@@ -204,6 +206,9 @@ class _WantedNames:
 
 #: Bytes from ".rf." to the extension's dot in a Roboflow export name: ".rf." + 32 hex.
 _ROBOFLOW_TAIL = 36
+#: Copies augmentation wrote beside the originals are named "<stem>_aug<k>.<ext>", k up to this
+#: many digits.
+_AUG_DIGITS = 3
 #: Marks an entry whose code the extension alone cannot give.
 _UNDECIDED = -1
 
@@ -285,6 +290,17 @@ def _resolve_by_prefix(names: NameColumns, table: FileTable, entries: np.ndarray
         if order < table.first_regex_order:
             codes[entries[hit]] = code
     return entries[codes[entries] == _UNDECIDED]
+
+
+def _dataset_files(codes: np.ndarray, groups: ExtensionGroups) -> tuple[np.ndarray, np.ndarray]:
+    """The entries that are dataset files so far, and the bytes of each one's extension (dot
+    included; 0 where none was worked out, so that no test at the name's end is fooled)."""
+    data = np.flatnonzero(codes == Category.DATASET)
+    known = groups.group[data] >= 0
+    data = data[known]
+    ext_bytes = np.array([len(e.encode("utf-8", "surrogateescape"))
+                          for e in groups.extensions] + [0])[groups.group[data]]
+    return data, ext_bytes
 
 
 def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,

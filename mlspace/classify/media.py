@@ -28,6 +28,7 @@ SAMPLE_SIZE = 8
 
 _FIXED = {
     Context.RUN: Category.LOG,
+    Context.MODEL: Category.LOG,
     Context.LOG: Category.LOG,
     Context.CHECKPOINTS: Category.CHECKPOINT,
     Context.AUGMENTED: Category.AUGMENTED,

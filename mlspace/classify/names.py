@@ -155,6 +155,30 @@ class NameColumns:
         result[fits] = (found == np.frombuffer(needle, dtype=np.uint8)).all(axis=1)
         return result
 
+    def tagged_before_end(self, entries: np.ndarray, ext_bytes: np.ndarray, tag: bytes,
+                          most_digits: int) -> np.ndarray:
+        """Whether each entry's name ends in ``tag``, 1 to ``most_digits`` ASCII digits, and then
+        its extension of ``ext_bytes`` bytes (bool per entry), as "img_0001_aug2.jpg" does for
+        tag "_aug". The 8 bytes before each extension are read as one word (a dataset folder
+        has hundreds of thousands of names; a byte-by-byte table of them is megabytes)."""
+        if len(tag) + most_digits > 8:
+            raise ValueError("tag and digits must fit in the 8 bytes before the extension")
+        stems = self._lengths[entries] - ext_bytes
+        word_at = self._offsets[entries].astype(np.intp) + stems
+        word_at -= 8  # the word ends where the extension starts
+        readable = word_at >= 0
+        words = self._words[np.where(readable, word_at, 0)]
+        tag_word = np.uint64(int.from_bytes(tag, "little"))
+        tag_mask = np.uint64((1 << (8 * len(tag))) - 1)
+        result = np.zeros(len(entries), dtype=bool)
+        digits_so_far = np.ones(len(entries), dtype=bool)  # the last k bytes are all digits
+        for digits in range(1, most_digits + 1):
+            byte = (words >> np.uint64(8 * (8 - digits))) & np.uint64(0xFF)
+            digits_so_far &= (byte >= np.uint64(ord("0"))) & (byte <= np.uint64(ord("9")))
+            tagged = (words >> np.uint64(8 * (8 - digits - len(tag)))) & tag_mask == tag_word
+            result |= digits_so_far & tagged & (stems >= len(tag) + digits)
+        return result & readable
+
     def _same_bytes(self, entries: np.ndarray, wanted: NameSet, which: np.ndarray
                     ) -> np.ndarray:
         """Whether each entry's name is byte for byte wanted name ``which``, their lengths

@@ -36,6 +36,14 @@ class Context(IntEnum):
     DEBUG = 7
     CACHE = 8
     OTHER = 9
+    #: A folder a model was saved into with save_pretrained(), often a run's output folder too
+    #: (HF Trainer's output_dir): the model's weights, config and tokenizer are one checkpoint,
+    #: the run's records are logs, and subfolders are judged afresh, as a run's are.
+    MODEL = 10
+    #: A folder people save tensors into while debugging (debug/, dumps/): the tensors, arrays
+    #: and pictures there are debug dumps; anything else (code, a database dump) keeps its
+    #: own category, and nothing here is a checkpoint or a dataset.
+    DUMPS = 11
 
     @property
     def key(self) -> str:
@@ -58,16 +66,17 @@ DEFAULT_CATEGORY = {
     Context.DEBUG: Category.DEBUG,
     Context.CACHE: Category.CACHE,
     Context.OTHER: Category.OTHER,
+    Context.MODEL: Category.OTHER,
+    Context.DUMPS: Category.OTHER,
 }
 
-#: The context a subfolder starts from when no folder rule matches it: a run's subfolders are
-#: plain folders; everything else passes its context down.
-INHERITED = {c: (Context.GENERIC if c == Context.RUN else c) for c in Context}
+#: The context a subfolder starts from when no folder rule matches it: a run's (or a saved
+#: model's) subfolders are plain folders; everything else passes its context down.
+INHERITED = {c: (Context.GENERIC if c in (Context.RUN, Context.MODEL) else c) for c in Context}
 
-DEFAULT_DIR_WITHIN = frozenset(
-    {Context.GENERIC, Context.RUN, Context.DATASET, Context.CHECKPOINTS, Context.LOG}
-)
-DEFAULT_FILE_WITHIN = frozenset({Context.GENERIC, Context.RUN})
+DEFAULT_DIR_WITHIN = frozenset({Context.GENERIC, Context.RUN, Context.MODEL, Context.DATASET,
+                                Context.CHECKPOINTS, Context.LOG})
+DEFAULT_FILE_WITHIN = frozenset({Context.GENERIC, Context.RUN, Context.MODEL})
 ARTIFACT_KINDS = frozenset({"checkpoint", "run", "dataset", "augmented", "cache", "debug", "log"})
 
 #: File codes beyond the categories: resolved per folder by the classifier.

@@ -82,14 +82,16 @@ def test_roboflow_variants_beyond_the_first_are_augmented(tmp_path: Path, ext: s
     assert cats[f"export/train/photo5_png.rf.{hexes[5]}.{ext}"] == "dataset"
 
 
-def test_nnunet_preprocessed_is_augmented_raw_is_dataset(tmp_path: Path) -> None:
+def test_nnunet_raw_and_preprocessed_data_are_datasets(tmp_path: Path) -> None:
+    """Preprocessed data is what nnU-Net trains on (hours to regenerate): a dataset, not an
+    augmented copy to be suggested for removal by age (issue 13)."""
     cats = categories_by_path(inventory_of(make(tmp_path, {
         "nnUNet_raw/Dataset001_Heart/imagesTr/la_003_0000.nii.gz": 100,
         "nnUNet_preprocessed/Dataset001_Heart/nnUNetPlans_3d_fullres/la_003.b2nd": 100,
     })))
     assert cats["nnUNet_raw/Dataset001_Heart/imagesTr/la_003_0000.nii.gz"] == "dataset"
     assert cats["nnUNet_preprocessed/Dataset001_Heart/nnUNetPlans_3d_fullres/la_003.b2nd"] \
-        == "augmented"
+        == "dataset"
 
 
 @pytest.mark.parametrize("augmented_count", range(0, 9))

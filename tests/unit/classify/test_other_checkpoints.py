@@ -162,7 +162,8 @@ def test_sharded_hf_weights_are_one_checkpoint(tmp_path: Path) -> None:
         "final/config.json": "{}",
     }))
     ckpts = [a for a in inv.artifacts if a.kind == "checkpoint"]
-    assert len(ckpts) == 1 and len(ckpts[0].entries) == 2
+    # The shards with their index and config: one saved model (issue 13).
+    assert len(ckpts) == 1 and len(ckpts[0].entries) == 4
 
 
 def test_nnunet_fold(tmp_path: Path) -> None:
