@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from mlspace import __version__, fmt
@@ -20,6 +21,10 @@ from mlspace.scan import ListingCallback, ScanOptions, ScanProgress, Snapshot, s
 if TYPE_CHECKING:
     from mlspace.advise import Plan
     from mlspace.classify import Inventory
+    from mlspace.classify.rules import CompiledRules
+    from mlspace.index.diff import Side
+    from mlspace.index.info import ScanInfo
+    from mlspace.index.saved import SavedScan
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -29,7 +34,13 @@ class UsageError(Exception):
 
 
 def _add_scan_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="folders to scan")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="folders to scan, or one saved scan (an mlspace .parquet, or an "
+                        "ncdu JSON export from `ncdu -o` or `gdu -o`, plain or gzip)")
+    _add_scan_options(parser)
+
+
+def _add_scan_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exclude", action="append", default=[], metavar="PATTERN",
         help="leave out entries whose name (or, with a '/', whose path) matches this glob",
@@ -64,10 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    scan_cmd = commands.add_parser("scan", help="scan folders and print totals or a listing")
+    scan_cmd = commands.add_parser(
+        "scan", help="scan folders and print totals, a listing, or save the scan")
     _add_scan_arguments(scan_cmd)
-    scan_cmd.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    scan_cmd.add_argument(
+        "--format", choices=SCAN_FORMATS,
+        help="table (default), json or csv listing, parquet (mlspace's saved scan) or ncdu "
+        "(ncdu's JSON export); by default the extension of -o FILE chooses")
     scan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    scan_cmd.add_argument("--save", action="store_true",
+                          help="also keep the scan in mlspace's history (see `mlspace history`)")
     scan_cmd.add_argument(
         "--apparent", action="store_true", help="rank by apparent size instead of size on disk"
     )
@@ -108,6 +125,20 @@ def build_parser() -> argparse.ArgumentParser:
     report_cmd.add_argument("-o", "--output", required=True, metavar="FILE",
                             help="the report; its extension chooses the format")
 
+    history_cmd = commands.add_parser("history", help="list the scans kept by `scan --save`")
+    history_cmd.add_argument("path", nargs="?", metavar="PATH",
+                             help="only the scans of this folder")
+
+    diff_cmd = commands.add_parser(
+        "diff", help="what changed between two scans: folders, categories and runs")
+    diff_cmd.add_argument("old", metavar="OLD", help="a saved scan (file or history id), or "
+                          "a folder: its latest saved scan")
+    diff_cmd.add_argument("new", metavar="NEW", help="a saved scan (file or history id), or "
+                          "a folder: scanned now")
+    _add_scan_options(diff_cmd)
+    diff_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    diff_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
     return parser
@@ -140,7 +171,12 @@ def run_gui(argv: Sequence[str]) -> int:
         verb = "Installed" if args.install_desktop else "Removed"
         print(f"{verb} {len(changed)} files under {desktop.data_home()}")
         return EXIT_OK
+    from mlspace.index.sniff import saved_scan_format
+
     for path in args.paths:
+        if saved_scan_format(path):
+            raise UsageError(f"the app opens folders; see the saved scan {path} with "
+                             f"`mlspace inventory {path}` (or plan, report, diff)")
         _check_folder(path)
     from mlspace.ui.platform_check import display_problem
 
@@ -182,7 +218,17 @@ def _check_folder(path: str) -> None:
     if not os.path.lexists(path):
         raise UsageError(f"no such file or folder: {path}")
     if not os.path.isdir(path):
-        raise UsageError(f"{path} is not a folder: name the folder to scan")
+        raise UsageError(f"{path} is not a folder or a saved scan: name the folder to scan")
+
+
+def _scan_options(args: argparse.Namespace) -> ScanOptions:
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    return ScanOptions(
+        cross_filesystems=args.cross_filesystems,
+        exclude=tuple(args.exclude),
+        workers=args.workers,
+    )
 
 
 def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None = None
@@ -190,13 +236,7 @@ def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None 
     """Check the roots exist, then scan with progress on stderr when it is a terminal."""
     for path in args.paths:
         _check_folder(path)
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    options = ScanOptions(
-        cross_filesystems=args.cross_filesystems,
-        exclude=tuple(args.exclude),
-        workers=args.workers,
-    )
+    options = _scan_options(args)
     show = sys.stderr.isatty()
     snapshot = scan(args.paths, options, progress=_print_progress if show else None,
                     on_listing=on_listing)
@@ -212,63 +252,196 @@ def _print_progress(p: ScanProgress) -> None:
 
 
 @contextlib.contextmanager
+def written_in_place(path: str) -> Iterator[str]:
+    """The name to write ``path``'s content under: beside it, moved in place once complete
+    (and removed if not), so an interrupted run never leaves a truncated file that looks
+    whole."""
+    partial = path + ".partial"
+    try:
+        yield partial
+        os.replace(partial, path)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        if isinstance(err, OSError):
+            raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
+        raise
+
+
+@contextlib.contextmanager
 def output_stream(path: str | None) -> Iterator[TextIO]:
-    """stdout, or a file written beside its final name and moved in place when complete, so
-    an interrupted run never leaves a truncated report that looks whole."""
+    """stdout, or a file written in place (see written_in_place)."""
     if path is None:
         # Names that are not valid UTF-8 go out as the bytes they are on disk.
         sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
         yield sys.stdout
         return
-    partial = path + ".partial"
-    try:
-        with open(partial, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
-            yield out
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror}") from err
-    os.replace(partial, path)
+    with written_in_place(path) as partial, \
+            open(partial, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
+        yield out
 
 
 def exit_code_for(snapshot: Snapshot) -> int:
     return EXIT_UNREADABLE if snapshot.errors else EXIT_OK
 
 
-def scan_and_classify(args: argparse.Namespace) -> tuple[Snapshot, Inventory]:
-    """Load the rules, then scan and classify. The rules come first so that a broken rules
-    file is reported on stderr before a long scan rather than after it."""
-    from mlspace.classify import EntryClassifier, classify, load_rules
+@dataclass(frozen=True)
+class Source:
+    """What a command works on: a scan of the folders named, made now, or a saved scan."""
+
+    snapshot: Snapshot
+    info: ScanInfo
+    saved: SavedScan | None = None
+
+
+def open_saved_scan(path: str) -> SavedScan:
+    """Open a saved scan, or stop with ``cannot open PATH: reason``."""
+    from mlspace.index.errors import CannotOpen
+    from mlspace.index.saved import open_saved
+
+    try:
+        return open_saved(path)
+    except CannotOpen as err:
+        raise UsageError(f"cannot open {path}: {err}") from None
+
+
+def _saved_scan(args: argparse.Namespace) -> SavedScan | None:
+    """The saved scan given as the PATH, opened; None when the PATHs are folders."""
+    from mlspace.index.sniff import saved_scan_format
+
+    saved = [p for p in args.paths if saved_scan_format(p)]
+    if not saved:
+        return None
+    if len(args.paths) > 1:
+        raise UsageError("a saved scan is opened on its own: name one saved scan, or the "
+                         "folders to scan")
+    return open_saved_scan(saved[0])
+
+
+def load_or_scan(args: argparse.Namespace, on_listing: ListingCallback | None = None
+                 ) -> Source:
+    """The saved scan the PATH names, or a scan of the folders (``on_listing`` sees it)."""
+    from mlspace.index.info import ScanInfo
+
+    saved = _saved_scan(args)
+    if saved is not None:
+        return Source(saved.snapshot, saved.info, saved)
+    started = time.time()
+    snapshot = scan_from_args(args, on_listing)
+    return Source(snapshot, ScanInfo.here(started, options=_scan_options(args)))
+
+
+def _compiled_rules() -> CompiledRules:
+    """The default rules and the user's, with a warning on stderr for a broken rules file."""
+    from mlspace.classify import load_rules
 
     rules = load_rules()
     for warning in rules.warnings:
         print(f"mlspace: warning: {warning}", file=sys.stderr)
-    classifier = EntryClassifier(rules.compile())  # works while the scan's workers walk
-    snapshot = scan_from_args(args, on_listing=classifier.add)
-    return snapshot, classify(snapshot, during_scan=classifier)
+    return rules.compile()
+
+
+def inventory_of(saved: SavedScan) -> Inventory:
+    """A saved scan's inventory: saved with it, or (an ncdu export) made from names."""
+    if saved.saved_inventory is not None:
+        return saved.saved_inventory
+    return saved.inventory(_compiled_rules())
+
+
+def scan_and_classify(args: argparse.Namespace) -> tuple[Source, Inventory]:
+    """Open the saved scan, or load the rules, then scan and classify. The rules come first
+    so that a broken rules file is reported on stderr before a long scan, not after it."""
+    from mlspace.classify import EntryClassifier, classify
+
+    saved = _saved_scan(args)
+    if saved is not None:
+        return Source(saved.snapshot, saved.info, saved), inventory_of(saved)
+    classifier = EntryClassifier(_compiled_rules())  # works while the scan's workers walk
+    source = load_or_scan(args, on_listing=classifier.add)
+    return source, classify(source.snapshot, during_scan=classifier)
+
+
+SCAN_FORMATS = ("table", "json", "csv", "parquet", "ncdu")
+#: What the extension of -o FILE chooses when --format is not given.
+_FORMAT_BY_EXTENSION = {".parquet": "parquet", ".json": "json", ".csv": "csv"}
+
+
+def _scan_format(args: argparse.Namespace) -> str:
+    if args.format:
+        chosen = args.format
+    else:
+        extension = os.path.splitext(args.output or "")[1].lower()
+        chosen = _FORMAT_BY_EXTENSION.get(extension, "table")
+    if chosen == "parquet" and not args.output:
+        raise UsageError("a Parquet scan is a file: give -o FILE.parquet")
+    return chosen
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    from mlspace.report.listing import write_csv, write_json
-    from mlspace.report.records import category_records
     from mlspace.report.summary import scan_summary
 
-    if args.format == "table":
-        snapshot = scan_from_args(args)
+    chosen = _scan_format(args)
+    if chosen in ("table", "ncdu") and not args.save:
+        source, inventory = load_or_scan(args), None
+    else:
+        source, inventory = scan_and_classify(args)
+    snapshot = source.snapshot
+    if chosen == "table":
         with output_stream(args.output) as out:
             out.write(scan_summary(snapshot, apparent=args.apparent) + "\n")
-        return exit_code_for(snapshot)
-    snapshot, inventory = scan_and_classify(args)
+    elif chosen == "ncdu":
+        _write_ncdu(snapshot, args.output)
+    elif inventory is not None and chosen == "parquet":
+        from mlspace.index.parquet_write import write_parquet
+
+        with written_in_place(args.output) as partial:
+            write_parquet(partial, inventory, source.info)
+    elif inventory is not None:
+        _write_listing(inventory, chosen, args.output)
+    if args.save and inventory is not None:
+        from mlspace.index import history
+
+        entry = history.save(inventory, source.info)
+        print(f"mlspace: scan saved as {entry.id} (see `mlspace history`)", file=sys.stderr)
+    return exit_code_for(snapshot)
+
+
+def _write_listing(inventory: Inventory, chosen: str, output: str | None) -> None:
+    """The per-entry listing (json or csv), with each entry's category and artifact."""
+    from mlspace.report.listing import write_csv, write_json
+    from mlspace.report.records import category_records
+
+    snapshot = inventory.snapshot
     owners = inventory.artifact_of_entries()
     ids = [a.id for a in inventory.artifacts]
     extra = {
         "category": lambda e: inventory.category(e).id,
         "artifact": lambda e: ids[owners[e]] if owners[e] >= 0 else None,
     }
-    with output_stream(args.output) as out:
-        if args.format == "json":
+    with output_stream(output) as out:
+        if chosen == "json":
             write_json(snapshot, out, extra, {"categories": category_records(inventory)})
         else:
             write_csv(snapshot, out, extra)
-    return exit_code_for(snapshot)
+
+
+def _write_ncdu(snapshot: Snapshot, output: str | None) -> None:
+    """ncdu's JSON export, to stdout or to FILE (gzip-compressed when FILE ends in .gz)."""
+    import gzip
+
+    from mlspace.index.ncdu_write import check_exportable, write_ncdu
+
+    problem = check_exportable(snapshot)
+    if problem:
+        raise UsageError(problem)
+    if output is None:
+        write_ncdu(snapshot, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+        return
+    with written_in_place(output) as partial:
+        opener = gzip.open if output.lower().endswith(".gz") else open
+        with opener(partial, "wb") as out:
+            write_ncdu(snapshot, out)  # type: ignore[arg-type]
 
 
 def cmd_inventory(args: argparse.Namespace) -> int:
@@ -283,7 +456,8 @@ def cmd_inventory(args: argparse.Namespace) -> int:
     )
     from mlspace.report.story import inventory_story
 
-    snapshot, inventory = scan_and_classify(args)
+    source, inventory = scan_and_classify(args)
+    snapshot = source.snapshot
     with output_stream(args.output) as out:
         if args.format == "json":
             doc = {
@@ -321,7 +495,11 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan
 
     if args.keep_best < 0 or args.keep_latest < 1:
         raise UsageError("--keep-best must be 0 or more and --keep-latest 1 or more")
-    snapshot, inventory = scan_and_classify(args)
+    source, inventory = scan_and_classify(args)
+    snapshot = source.snapshot
+    if args.duplicates and source.saved is not None:
+        raise UsageError("--duplicates compares the files' contents: give the folders to "
+                         "scan, not a saved scan")
     settings = AdviceSettings(keep_best=args.keep_best, keep_latest=args.keep_latest,
                               keep_per_series=_per_series_keeps(args.keep_for, inventory))
     groups = None
@@ -364,10 +542,34 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return exit_code_for(snapshot)
 
 
+def _rescan_saved_roots(args: argparse.Namespace) -> None:
+    """`clean` given a saved scan cleans the folders it names, scanned again now (a cleanup
+    is never planned on what a file says), with the scan's own excludes: so the folders
+    must be on this machine."""
+    saved = _saved_scan(args)
+    if saved is None:
+        return
+    roots = saved.snapshot.roots
+    missing = [r for r in roots if not os.path.isdir(r)]
+    if missing or not roots:
+        where = f" (it was made on {saved.info.host})" if saved.info.host else ""
+        raise UsageError(f"cannot clean from {saved.path}: "
+                         + (f"the folder {missing[0]} is not on this machine" if missing
+                            else "it names no folder")
+                         + f"{where}; `clean` scans the saved scan's folders again, here")
+    options = saved.info.options
+    args.paths = list(roots)
+    saved_exclude = options.get("exclude")
+    if isinstance(saved_exclude, list):
+        args.exclude = [str(p) for p in saved_exclude] + list(args.exclude)
+    args.cross_filesystems = args.cross_filesystems or options.get("cross_filesystems") is True
+
+
 def cmd_clean(args: argparse.Namespace) -> int:
     from mlspace.act import JournalUnavailable, execute
     from mlspace.report.plan_text import plan_table
 
+    _rescan_saved_roots(args)
     snapshot, _, plan = _plan_from_args(args)
     chosen = [plan.by_id(i) for i in args.apply]
     unknown = [i for i, s in zip(args.apply, chosen, strict=True) if s is None]
@@ -447,5 +649,81 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return EXIT_UNREADABLE if failed else EXIT_OK
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    from mlspace.index import history
+
+    root = os.path.abspath(args.path) if args.path else None
+    kept = history.entries(root)
+    if not kept:
+        print(f"No saved scans{f' of {root}' if root else ''}: keep one with "
+              f"`mlspace scan {args.path or 'PATH'} --save`.")
+        return EXIT_OK
+    with output_stream(None) as out:
+        out.write(f"{'ID':<22}  {'DATE':<16}  {'HOST':<14}  {'TOTAL':>10}  {'FILES':>11}  ROOT\n")
+        for e in kept:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.finished))
+            out.write(f"{e.id:<22}  {when:<16}  {e.host[:14]:<14}  {fmt.size(e.disk_usage):>10}"
+                      f"  {fmt.count(e.files):>11}  {', '.join(e.roots)}\n")
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mlspace.index.diff import diff
+    from mlspace.index.diff_text import diff_table
+
+    if os.path.isdir(args.new):  # scanned now, its worker processes started from here alone
+        old = _diff_side(args.old, args, now=False)
+        new = _diff_side(args.new, args, now=True)
+    else:  # two saved scans open side by side (reading and numpy let go of the interpreter)
+        with ThreadPoolExecutor(1) as pool:
+            opening = pool.submit(_diff_side, args.old, args, False)
+            new = _diff_side(args.new, args, now=True)
+            old = opening.result()
+    doc = diff(old, new)
+    with output_stream(args.output) as out:
+        if args.format == "json":
+            json.dump(doc, out, indent=1)
+            out.write("\n")
+        else:
+            out.write(diff_table(doc) + "\n")
+    return EXIT_OK
+
+
+def _diff_side(spec: str, args: argparse.Namespace, now: bool) -> Side:
+    """OLD or NEW of `mlspace diff`: a saved scan's file, a history id, or a folder: its
+    latest saved scan (OLD) or a scan made now (NEW)."""
+    from mlspace.index import history
+    from mlspace.index.diff import Side
+    from mlspace.index.sniff import saved_scan_format
+
+    if os.path.isdir(spec):
+        if now:
+            args.paths = [spec]
+            source, inventory = scan_and_classify(args)
+            return Side(inventory, source.info, fresh=True)
+        root = os.path.abspath(spec)
+        entry = history.latest(root)
+        if entry is None:
+            raise UsageError(f"no saved scan of {root}: keep one with "
+                             f"`mlspace scan {spec} --save`")
+        saved = open_saved_scan(str(entry.path))
+        return Side(inventory_of(saved), saved.info, id=entry.id)
+    if saved_scan_format(spec):
+        saved = open_saved_scan(spec)
+        return Side(inventory_of(saved), saved.info, file=spec)
+    try:
+        entry = history.find(spec)
+    except LookupError as err:
+        if os.path.lexists(spec):
+            raise UsageError(f"{spec} is not a folder or a saved scan") from None
+        raise UsageError(str(err.args[0])) from None
+    saved = open_saved_scan(str(entry.path))
+    return Side(inventory_of(saved), saved.info, id=entry.id)
+
+
 COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan,
-            "clean": cmd_clean, "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo}
+            "clean": cmd_clean, "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo,
+            "history": cmd_history, "diff": cmd_diff}

@@ -13,7 +13,7 @@ from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
 
-_COLUMNS = ("kind", "size", "blocks", "mtime", "ino", "nlink")
+_COLUMNS = ("kind", "size", "blocks", "mtime", "ino", "nlink", "uid")
 #: Bytes of the name buffer searched for separators at a time, to bound transient memory.
 _NAME_WINDOW = 1 << 20
 
@@ -76,6 +76,7 @@ class SnapshotBuilder:
         cols["mtime"].append(st.st_mtime)
         cols["ino"].append(st.st_ino)
         cols["nlink"].append(st.st_nlink)
+        cols["uid"].append(st.st_uid)
         self._names += os.fsencode(path) + b"\0"
         if not stat.S_ISDIR(st.st_mode):
             return None
@@ -132,6 +133,7 @@ class SnapshotBuilder:
             mtime=cols["mtime"],
             ino=cols["ino"],
             nlink=cols["nlink"],
+            uid=cols["uid"],
             counted=counted,
             dir_entry=dir_entry,
             dir_first=dir_first,

@@ -64,6 +64,7 @@ class Snapshot:
     mtime: np.ndarray  # float64
     ino: np.ndarray  # uint64
     nlink: np.ndarray  # uint16, capped at 65535
+    uid: np.ndarray  # uint32, st_uid: the owner (saved scans keep it)
     counted: np.ndarray  # bool: False for a second path to an already counted inode
     # directory table, one row per listed directory
     dir_entry: np.ndarray

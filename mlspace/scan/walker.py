@@ -60,6 +60,7 @@ class WalkChunk:
     mtime: array = field(default_factory=lambda: array("d"))
     ino: array = field(default_factory=lambda: array("Q"))
     nlink: array = field(default_factory=lambda: array("H"))  # capped at NLINK_CAP
+    uid: array = field(default_factory=lambda: array("I"))  # st_uid, the owner
     # one row per listed directory, flattened: (ref, first child index, child count, st_dev)
     dirs: array = field(default_factory=lambda: array("q"))
     dir_paths: list[str] = field(default_factory=list)  # the path of each listed directory
@@ -126,6 +127,7 @@ def walk(
     mtime_append = chunk.mtime.append
     ino_append = chunk.ino.append
     nlink_append = chunk.nlink.append
+    uid_append = chunk.uid.append
     dirs_extend = chunk.dirs.extend
     dir_paths_append = chunk.dir_paths.append
     errors = chunk.errors
@@ -171,6 +173,7 @@ def walk(
                         blocks_append(st.st_blocks)
                         mtime_append(st.st_mtime)
                         ino_append(st.st_ino)
+                        uid_append(st.st_uid)
                         try:
                             nlink_append(st.st_nlink)
                         except OverflowError:  # directories with 65k+ subdirectories

@@ -1,0 +1,176 @@
+"""Every ``mlspace scan PATH --save`` is kept in mlspace's data folder, as a Parquet index,
+so later scans can be compared with it (``mlspace diff``) and listed (``mlspace history``).
+
+Retention: per scanned folder (the set of roots), the last KEEP_LAST scans, and of older
+ones the newest of each week. A small index file lists what is kept, so listing reads no
+scan; it is checked against the folder's files each time, and rebuilt from the files'
+footers when it is missing, damaged or behind (two saves at once, a file copied in).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from mlspace.classify import Inventory
+from mlspace.config import data_dir
+from mlspace.index.errors import CannotOpen
+from mlspace.index.info import ScanInfo
+
+#: Scans kept per scanned folder before thinning to one a week.
+KEEP_LAST = 30
+_INDEX = "index.json"
+_SUFFIX = ".parquet"
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One kept scan, as ``mlspace history`` lists it."""
+
+    id: str
+    finished: float
+    host: str
+    roots: tuple[str, ...]
+    disk_usage: int
+    files: int
+
+    @property
+    def path(self) -> Path:
+        return history_dir() / f"{self.id}{_SUFFIX}"
+
+
+def history_dir() -> Path:
+    return data_dir() / "scans"
+
+
+def save(inventory: Inventory, info: ScanInfo) -> HistoryEntry:
+    """Keep this scan; returns its entry. Older scans of the same folder past the retention
+    rule are removed."""
+    from mlspace.index.parquet_write import write_parquet
+
+    folder = history_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    snap = inventory.snapshot
+    totals = snap.grand_totals()
+    entry = HistoryEntry(_new_id(folder, info.finished, snap.roots), info.finished, info.host,
+                         tuple(snap.roots), totals.disk_usage, totals.files)
+    partial = entry.path.with_name(entry.path.name + ".partial")
+    try:
+        write_parquet(str(partial), inventory, info)
+        os.replace(partial, entry.path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    current = [*(e for e in entries() if e.id != entry.id), entry]
+    kept = _retained(current)
+    kept_ids = {e.id for e in kept}
+    for gone in current:
+        if gone.id not in kept_ids:
+            with contextlib.suppress(FileNotFoundError):
+                gone.path.unlink()
+    _write_index(kept)
+    return entry
+
+
+def entries(root: str | None = None) -> list[HistoryEntry]:
+    """The kept scans, oldest first; with ``root``, only those that scanned it."""
+    folder = history_dir()
+    if not folder.is_dir():
+        return []
+    indexed = {e.id: e for e in _read_index(folder)}
+    present = {p.name[: -len(_SUFFIX)] for p in folder.iterdir()
+               if p.name.endswith(_SUFFIX) and p.is_file()}
+    found = {i: indexed[i] for i in present & indexed.keys()}
+    for missing in sorted(present - indexed.keys()):
+        entry = _from_footer(folder, missing)
+        if entry is not None:
+            found[missing] = entry
+    if found.keys() != indexed.keys():
+        _write_index(list(found.values()))
+    listed = sorted(found.values(), key=lambda e: (e.finished, e.id))
+    return [e for e in listed if root is None or root in e.roots]
+
+
+def find(key: str) -> HistoryEntry:
+    """The kept scan with id ``key``, or the only one whose id starts with it."""
+    kept = entries()
+    exact = [e for e in kept if e.id == key]
+    matches = exact or [e for e in kept if e.id.startswith(key)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise LookupError(f"no saved scan {key!r} (see `mlspace history`)")
+    raise LookupError(f"{key!r} names {len(matches)} saved scans: give more of the id")
+
+
+def latest(root: str) -> HistoryEntry | None:
+    """The newest kept scan of exactly this one folder."""
+    mine = [e for e in entries() if e.roots == (root,)]
+    return mine[-1] if mine else None
+
+
+def _retained(kept: list[HistoryEntry]) -> list[HistoryEntry]:
+    """Per set of roots: the newest KEEP_LAST, then the newest of each older calendar week
+    (ISO weeks, so what a week keeps does not move as days pass)."""
+    by_roots: dict[tuple[str, ...], list[HistoryEntry]] = {}
+    for entry in kept:
+        by_roots.setdefault(entry.roots, []).append(entry)
+    out = []
+    for group in by_roots.values():
+        group.sort(key=lambda e: (e.finished, e.id), reverse=True)
+        out += group[:KEEP_LAST]
+        weeks = set()
+        for entry in group[KEEP_LAST:]:
+            week = time.strftime("%G-%V", time.localtime(entry.finished))
+            if week not in weeks:
+                weeks.add(week)
+                out.append(entry)
+    return out
+
+
+def _new_id(folder: Path, finished: float, roots: tuple[str, ...]) -> str:
+    digest = hashlib.sha1("\0".join(roots).encode("utf-8", "surrogateescape")).hexdigest()
+    base = time.strftime("%Y%m%d-%H%M%S", time.localtime(finished)) + "-" + digest[:4]
+    candidate, n = base, 1
+    while (folder / f"{candidate}{_SUFFIX}").exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def _read_index(folder: Path) -> list[HistoryEntry]:
+    try:
+        records = json.loads((folder / _INDEX).read_text(encoding="utf-8",
+                                                         errors="surrogateescape"))
+        return [HistoryEntry(r["id"], float(r["finished"]), str(r["host"]),
+                             tuple(r["roots"]), int(r["disk_usage"]), int(r["files"]))
+                for r in records]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []  # rebuilt from the scans' footers
+
+
+def _write_index(kept: list[HistoryEntry]) -> None:
+    folder = history_dir()
+    partial = folder / (_INDEX + ".partial")
+    records = [asdict(e) for e in sorted(kept, key=lambda e: (e.finished, e.id))]
+    partial.write_text(json.dumps(records, indent=1), encoding="utf-8",
+                       errors="surrogateescape")
+    os.replace(partial, folder / _INDEX)
+
+
+def _from_footer(folder: Path, scan_id: str) -> HistoryEntry | None:
+    from mlspace.index.parquet_read import read_metadata
+
+    try:
+        doc = read_metadata(str(folder / f"{scan_id}{_SUFFIX}"))
+        totals = doc.get("totals", {})
+        return HistoryEntry(scan_id, float(doc.get("finished", 0.0)), str(doc.get("host", "")),
+                            tuple(doc["roots"]), int(totals.get("disk_usage", 0)),
+                            int(totals.get("files", 0)))
+    except (CannotOpen, ValueError, TypeError, AttributeError):
+        return None  # not a scan: left alone, never listed
