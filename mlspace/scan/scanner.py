@@ -8,6 +8,10 @@ Small trees never pay for a pool: the first ``IN_PROCESS_BUDGET`` entries are wa
 pool is started only if directories remain. Workers get groups of directories and an entry
 budget; what they do not reach comes back as pending work, so one huge subtree is still shared.
 Cancellation terminates the pool, which stops the walk at once whatever a worker is listing.
+
+The sharing loop (:func:`share_work`) does not care where a group is walked: a
+:class:`WorkPool` here is the process pool, and ``scan(..., sharer=...)`` lets another one take
+over after the roots, as the Dask cluster of ``mlspace.scan.cluster`` does.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -59,6 +64,7 @@ class ScanProgress:
     current_dir: str
     errors: int
     elapsed: float
+    busy: int = 0  # workers walking now (0 while this process walks alone)
 
 
 ProgressCallback = Callable[[ScanProgress], None]
@@ -76,6 +82,7 @@ class _Reporter:
         self.bytes = 0
         self.errors = 0
         self.current = ""
+        self.busy = 0
         self.last_call = 0.0
 
     def add(self, chunk: WalkChunk) -> None:
@@ -90,9 +97,8 @@ class _Reporter:
         if self.callback is None or (not force and now - self.last_call < PROGRESS_INTERVAL):
             return
         self.last_call = now
-        self.callback(
-            ScanProgress(self.files, self.bytes, self.current, self.errors, now - self.start)
-        )
+        self.callback(ScanProgress(self.files, self.bytes, self.current, self.errors,
+                                   now - self.start, self.busy))
 
 
 def normalize_roots(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -130,12 +136,15 @@ def scan(
     progress: ProgressCallback | None = None,
     cancelled: CancelFlag | None = None,
     on_listing: ListingCallback | None = None,
+    sharer: WorkSharer | None = None,
 ) -> Snapshot:
     """Scan ``roots`` into a :class:`Snapshot`. Never raises for unreadable paths: they are
     recorded in ``snapshot.errors``. If cancelled, returns what was scanned, marked cancelled.
 
     ``on_listing`` is given each stretch of entries as it is recorded (the roots first), in
     entry order, so a consumer can work while the workers walk; it runs in this process.
+    ``sharer``, if given, walks everything below the roots in place of this process and its
+    pool (e.g. ``mlspace.scan.cluster.DaskSharer``); its chunks are merged here all the same.
     """
     options = options or ScanOptions()
     start = time.monotonic()
@@ -146,7 +155,7 @@ def scan(
         on_listing(builder.listing_since((0, 0, 0)))
     reporter = _Reporter(progress, start)
     exclude = compile_excludes(options.exclude)
-    merge = _Merger(builder, reporter, on_listing)
+    merge = Merger(builder, reporter, on_listing)
 
     def walk_here(work: list[DirTask], budget: int) -> list[DirTask]:
         chunk = walk(
@@ -158,10 +167,13 @@ def scan(
         )
         return merge(chunk)
 
-    # The first stretch is handed over once the pool has work, not before.
-    pending = walk_here(tasks, IN_PROCESS_BUDGET) if tasks else []
-    if pending and options.workers > 1 and not is_cancelled():
-        pending = _walk_in_pool(pending, options, merge, is_cancelled)
+    if sharer is not None:
+        pending = sharer(tasks, options, merge, is_cancelled) if tasks else []
+    else:
+        # The first stretch is handed over once the pool has work, not before.
+        pending = walk_here(tasks, IN_PROCESS_BUDGET) if tasks else []
+        if pending and options.workers > 1 and not is_cancelled():
+            pending = share_work(_ProcessPool(options), pending, merge, is_cancelled)
     while pending and not is_cancelled():
         merge.flush()
         pending = walk_here(pending, WORKER_BUDGET)
@@ -170,7 +182,7 @@ def scan(
     return builder.freeze(time.monotonic() - start, cancelled=bool(pending) or is_cancelled())
 
 
-class _Merger:
+class Merger:
     """Adds a walked chunk to the snapshot being built and reports progress; flush() then
     hands the new stretches of entries to the listing consumer, if there is one (the pool
     loop flushes after giving the workers new work, so they never wait on the consumer)."""
@@ -201,49 +213,103 @@ class _Merger:
         self.since = None
 
 
-def _walk_in_pool(
+WorkSharer = Callable[[list[DirTask], ScanOptions, Merger, CancelFlag], list[DirTask]]
+"""Walks everything below the root tasks, merging each chunk with ``merge``; returns the
+directories not walked (empty unless cancelled)."""
+
+
+class WorkPool(Protocol):
+    """Somewhere groups of directories are walked while this process merges: the worker
+    processes of this machine, or a cluster's workers."""
+
+    def slots(self) -> int:
+        """Groups to keep in flight: about two per worker, so none waits while we merge."""
+
+    def workers(self) -> int:
+        """How many groups can be walked at the same time (for the progress's busy count)."""
+
+    def submit(self, group: list[DirTask]) -> None:
+        """Start walking ``group``; its chunk comes back from next_done()."""
+
+    def next_done(self, timeout: float) -> WalkChunk | None:
+        """The next walked chunk, or None after ``timeout`` seconds; raises a walk's error."""
+
+    def close(self) -> None:
+        """Stop whatever is still in flight."""
+
+
+def share_work(
+    pool: WorkPool,
     pending: list[DirTask],
-    options: ScanOptions,
-    merge: _Merger,
+    merge: Merger,
     is_cancelled: CancelFlag,
 ) -> list[DirTask]:
-    """Share ``pending`` among worker processes until all is walked or the scan is cancelled.
+    """Share ``pending`` among the pool's workers until all is walked or the scan is cancelled.
     Returns the directories not walked; after a cancel that list may be incomplete (work in
     flight is dropped), which is fine: the snapshot is then marked cancelled anyway."""
     work: deque[DirTask] = deque(pending)
-    results: queue.SimpleQueue[WalkChunk | BaseException] = queue.SimpleQueue()
-    slots = options.workers * 2
     outstanding = 0
-    pool = _pool_context().Pool(options.workers)
     try:
         while work or outstanding:
+            slots = pool.slots()
             while work and outstanding < slots:
-                group_size = math.ceil(len(work) / (slots - outstanding))
-                group = [work.popleft() for _ in range(group_size)]
-                pool.apply_async(
-                    walk_in_worker,
-                    (group, WORKER_BUDGET, options.cross_filesystems, options.exclude),
-                    callback=results.put,
-                    error_callback=results.put,
-                )
+                # A slot's share of what waits, not all of it: what one task hands back is
+                # spread over the next free slots, so no worker idles while another holds it.
+                group_size = math.ceil(len(work) / slots)
+                pool.submit([work.popleft() for _ in range(group_size)])
                 outstanding += 1
+            merge.reporter.busy = min(outstanding, pool.workers())
             merge.flush()  # while the workers walk
-            try:
-                result = results.get(timeout=CANCEL_POLL)
-            except queue.Empty:
+            chunk = pool.next_done(CANCEL_POLL)
+            if chunk is None:
                 if is_cancelled():
                     return list(work)
                 continue
             outstanding -= 1
-            if isinstance(result, BaseException):
-                raise result
-            work.extend(merge(result))
+            work.extend(merge(chunk))
             if is_cancelled():
                 return list(work)
         return []
     finally:
-        pool.terminate()
-        pool.join()
+        merge.reporter.busy = 0
+        pool.close()
+
+
+class _ProcessPool:
+    """Worker processes on this machine; closing terminates them, which stops the walk at
+    once whatever a worker is listing."""
+
+    def __init__(self, options: ScanOptions) -> None:
+        self.options = options
+        self.results: queue.SimpleQueue[WalkChunk | BaseException] = queue.SimpleQueue()
+        self.pool = _pool_context().Pool(options.workers)
+
+    def slots(self) -> int:
+        return self.options.workers * 2
+
+    def workers(self) -> int:
+        return self.options.workers
+
+    def submit(self, group: list[DirTask]) -> None:
+        self.pool.apply_async(
+            walk_in_worker,
+            (group, WORKER_BUDGET, self.options.cross_filesystems, self.options.exclude),
+            callback=self.results.put,
+            error_callback=self.results.put,
+        )
+
+    def next_done(self, timeout: float) -> WalkChunk | None:
+        try:
+            result = self.results.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

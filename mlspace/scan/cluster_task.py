@@ -1,0 +1,115 @@
+"""What runs on a Dask worker for a cluster scan (see mlspace.scan.cluster, the client side).
+
+A task walks a group of folders with the ordinary walker and sends back the chunk with what the
+client needs to merge it: the table from this machine's device numbers to the client's, and how
+long the walk took (the client sizes the next tasks by it). It also counts the walks running in
+this process and stops early when the client cancels, so a cancel leaves no worker busy.
+
+Loaded in the worker processes of connect()'s LocalCluster as they start (``dask_setup``);
+imports nothing of Dask until a task asks whether its scan was cancelled.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from mlspace.scan.exclude import compile_excludes
+from mlspace.scan.walker import DirTask, WalkChunk, describe_error, walk
+
+#: How often a running task asks the scheduler whether the scan was cancelled (seconds).
+CANCEL_CHECK = 0.2
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot do the scan: Dask missing, no scheduler there, a worker that does
+    not see the scanned folders. The message says what to do."""
+
+
+def dask_setup(worker: object) -> None:
+    """Dask's preload hook, run as each worker process of connect()'s LocalCluster starts
+    (it also imports this module there before the first task). Ctrl+C in a terminal reaches
+    the whole process group: these workers must not die of it, with tracebacks, before the
+    client has cancelled its tasks and closed the cluster."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class Walked:
+    """What a task sends back: the chunk (in the worker's device numbers), the table from
+    the worker's numbers to the client's for the roots' filesystems, and the walk's time."""
+
+    chunk: WalkChunk
+    devices: dict[int, int]
+    seconds: float = 0.0
+
+
+_running: Counter[str] = Counter()
+_running_lock = threading.Lock()
+
+
+def running_walks(scan_id: str | None = None) -> int:
+    """Tasks of the scan (of any scan, by default) walking in this worker process now; ask
+    every worker with ``client.run(running_walks)``."""
+    with _running_lock:
+        return _running[scan_id] if scan_id is not None else sum(_running.values())
+
+
+def walk_task(group: list[DirTask], budget: int, cross_filesystems: bool,
+              exclude: tuple[str, ...], roots: dict[int, str], scan_id: str) -> Walked:
+    """The Dask task: walk ``group`` (folders with the client's device numbers) on this
+    worker, until done or ``budget`` entries are recorded, or the scan is cancelled."""
+    to_local = {dev: _local_device(roots[dev]) for dev in {t.root_dev for t in group}}
+    tasks = [DirTask(t.path, t.ref, to_local[t.root_dev]) for t in group]
+    with _running_lock:
+        _running[scan_id] += 1
+    start = time.perf_counter()
+    try:
+        chunk = walk(tasks, budget, cross_filesystems=cross_filesystems,
+                     exclude=compile_excludes(exclude), cancelled=_CancelFlag(scan_id))
+    finally:
+        with _running_lock:
+            _running[scan_id] -= 1
+            if not _running[scan_id]:
+                del _running[scan_id]
+    return Walked(chunk, {local: client for client, local in to_local.items()},
+                  time.perf_counter() - start)
+
+
+def _local_device(root: str) -> int:
+    """This machine's device number for a root's filesystem."""
+    try:
+        return os.stat(root).st_dev
+    except OSError as err:
+        raise ClusterError(
+            f"worker on {socket.gethostname()} cannot see {root} ({describe_error(err)}): "
+            "every worker needs the scanned folders mounted at the same paths") from err
+
+
+class _CancelFlag:
+    """True once the client set the scan's event; asks the scheduler at most every
+    CANCEL_CHECK seconds, so a short task never asks at all."""
+
+    def __init__(self, scan_id: str) -> None:
+        self.scan_id = scan_id
+        self.next_check = time.monotonic() + CANCEL_CHECK
+        self.cancelled = False
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if self.cancelled or now < self.next_check:
+            return self.cancelled
+        self.next_check = now + CANCEL_CHECK
+        try:
+            from distributed import Event
+
+            self.cancelled = Event(self.scan_id).is_set()
+        except Exception:  # not in a worker, or the scheduler is gone: walk on to the budget
+            pass
+        return self.cancelled

@@ -1,0 +1,106 @@
+"""`mlspace scan --cluster` end to end: the Parquet index a cluster scan writes is a local
+scan's, a bad address is a usage error, Ctrl+C exits 130. Skipped, saying so, until the CLI
+has the option (the CLI is wired to mlspace.scan.cluster separately)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cluster_helpers import assert_same_scan, group_alive, make_linked_tree, require_dask
+
+
+def _cli_has_cluster_option() -> bool:
+    from mlspace.cli import build_parser
+
+    parser = build_parser()
+    scan_parser = parser._subparsers._group_actions[0].choices["scan"]  # type: ignore[union-attr]
+    return any("--cluster" in action.option_strings for action in scan_parser._actions)
+
+
+pytestmark = pytest.mark.skipif(not _cli_has_cluster_option(),
+                                reason="mlspace scan has no --cluster option yet")
+
+
+def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_cluster_writes_the_index_a_local_scan_writes(tmp_path: Path) -> None:
+    require_dask()
+    from mlspace.index.parquet_read import read_parquet
+
+    root = make_linked_tree(tmp_path / "ws")
+    local, remote = tmp_path / "local.parquet", tmp_path / "cluster.parquet"
+    assert mlspace("scan", str(root), "-o", str(local)).returncode == 0
+    result = mlspace("scan", str(root), "--cluster", "local:2", "-o", str(remote))
+    assert result.returncode == 0, result.stderr
+    here, there = read_parquet(str(local)), read_parquet(str(remote))
+    assert_same_scan(here[0], there[0])
+    by_path = [{path: int(inventory.categories[e]) for e, _, path in snap.iter_paths()}
+               for snap, inventory, _ in (here, there)]
+    assert by_path[0] == by_path[1]
+    assert sorted(a.id for a in here[1].artifacts) == sorted(a.id for a in there[1].artifacts)
+
+
+@pytest.mark.parametrize("address", ["local:0", "nowhere", "tcp://host"])
+def test_a_bad_address_is_a_usage_error(tmp_path: Path, address: str) -> None:
+    result = mlspace("scan", str(tmp_path), "--cluster", address)
+    assert result.returncode == 2
+    assert "local:N" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_exits_130_and_leaves_nothing_running(tmp_path: Path) -> None:
+    """As from a terminal: stderr is one (so progress shows), and SIGINT goes to the whole
+    process group as soon as the walk is under way."""
+    require_dask()
+    root = tmp_path / "ws"
+    for d in range(1000):
+        (root / f"d{d:04d}").mkdir(parents=True)
+        for f in range(100):
+            os.close(os.open(root / f"d{d:04d}" / f"f{f:03d}", os.O_CREAT | os.O_WRONLY))
+    primary, secondary = pty.openpty()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "mlspace", "scan", str(root), "--cluster", "local:2"],
+        stdout=subprocess.DEVNULL, stderr=secondary, start_new_session=True)
+    os.close(secondary)
+    try:
+        seen = b""
+        while b"files" not in seen:  # the first progress line
+            ready, _, _ = select.select([primary], [], [], 60)
+            assert ready, "no progress within a minute"
+            seen += os.read(primary, 4096)
+        os.killpg(child.pid, signal.SIGINT)
+        child.wait(timeout=60)
+        err = _read_all(primary)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+        os.close(primary)
+    assert child.returncode == 130, err
+    assert b"Traceback" not in err
+    deadline = time.monotonic() + 10
+    while group_alive(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not group_alive(child.pid)
+
+
+def _read_all(fd: int) -> bytes:
+    out = b""
+    while select.select([fd], [], [], 0.5)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out

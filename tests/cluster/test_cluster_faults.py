@@ -1,0 +1,121 @@
+"""A cluster scan survives a worker dying mid-scan, and cancelling (or Ctrl+C) stops every
+task: no worker is left walking."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+import slow_storage
+from cluster_helpers import assert_same_scan, group_alive, make_wide_tree
+
+from mlspace.scan import ScanOptions, ScanProgress, scan, scanner
+from mlspace.scan.cluster import DaskSharer
+from mlspace.scan.cluster_task import running_walks
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+
+@pytest.fixture
+def slow_workers(client: Client) -> Iterator[Client]:
+    """Workers whose every stat takes 1 ms, so tasks are still walking when a test acts."""
+    client.run(slow_storage.install, 0.0, 0.001)
+    yield client
+    client.run(slow_storage.uninstall)
+
+
+def test_killing_a_worker_mid_scan_still_gives_the_whole_result(
+        tmp_path: Path, slow_workers: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_wide_tree(tmp_path / "ws")
+    monkeypatch.setattr(scanner, "WORKER_BUDGET", 60)
+    monkeypatch.setattr(scanner, "PROGRESS_INTERVAL", 0.0)
+    victim_pid = next(iter(slow_workers.run(os.getpid).values()))
+    seen_after_kill: list[int] = []
+
+    def kill_once_a_fifth_is_done(p: ScanProgress) -> None:
+        if seen_after_kill:
+            seen_after_kill.append(p.files)
+        elif p.files >= 400:
+            os.kill(victim_pid, signal.SIGKILL)
+            seen_after_kill.append(p.files)
+
+    snap = scan([root], progress=kill_once_a_fifth_is_done, sharer=DaskSharer(slow_workers))
+    assert seen_after_kill and seen_after_kill[-1] > seen_after_kill[0]  # it went on after
+    assert_same_scan(scan([root], ScanOptions(workers=1)), snap)
+    assert snap.errors == ()
+    slow_workers.wait_for_workers(2, timeout=60)  # the nanny starts a new one
+    assert victim_pid not in slow_workers.run(os.getpid).values()
+
+
+def test_cancelling_stops_the_tasks_and_leaves_no_worker_busy(
+        tmp_path: Path, client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tasks of about 2.5 s each (500 stats of 5 ms); a cancel 0.5 s in stops them within
+    the cancel check, far sooner than they would end by themselves."""
+    root = make_wide_tree(tmp_path / "ws")
+    client.run(slow_storage.install, 0.0, 0.005)
+    try:
+        start = time.monotonic()
+        snap = scan([root], cancelled=lambda: time.monotonic() - start > 0.5,
+                    sharer=DaskSharer(client))
+        elapsed = time.monotonic() - start
+        busy = client.run(running_walks)
+        processing = client.processing()
+    finally:
+        client.run(slow_storage.uninstall)
+    assert snap.cancelled
+    assert snap.grand_totals().files < 2000
+    assert sum(busy.values()) == 0
+    assert not any(processing.values())
+    assert elapsed < 2.0
+
+
+_CTRL_C = r"""
+import sys, slow_storage
+from mlspace.scan import scan
+from mlspace.scan.cluster import DaskSharer, connect
+
+if __name__ == "__main__":
+    try:
+        with connect("local:2") as client:
+            client.run(slow_storage.install, 0.0, 0.005)
+            scan([sys.argv[1]], progress=lambda p: print("walking", flush=True),
+                 sharer=DaskSharer(client))
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(130)
+"""
+
+
+def test_ctrl_c_cancels_the_tasks_and_exits_130(tmp_path: Path) -> None:
+    """As from a terminal: SIGINT goes to the whole process group, the cluster's workers
+    included. The scan stops, the LocalCluster closes, and nothing is left running."""
+    root = make_wide_tree(tmp_path / "ws")
+    here = Path(__file__).resolve()
+    path = os.pathsep.join([str(here.parent), str(here.parents[1]),
+                            str(here.parents[2] / "benchmarks"), os.environ.get("PYTHONPATH", "")])
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C, str(root)], text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONPATH": path}, start_new_session=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "walking\n"
+        time.sleep(0.5)
+        os.killpg(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, err
+    deadline = time.monotonic() + 10
+    while group_alive(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not group_alive(child.pid)
+
