@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -52,6 +52,11 @@ def _add_scan_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, default=ScanOptions().workers,
         help="scanning processes (default: %(default)s; 1 scans in this process)",
+    )
+    parser.add_argument(
+        "--cluster", metavar="ADDRESS",
+        help="walk on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start N "
+        "worker processes here (needs pip install 'mlspace[cluster]'; --workers is then unused)",
     )
 
 
@@ -141,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
+
+    from mlspace import cli_tier  # late: it imports helpers from this module
+
+    _TIER_HANDLERS.update(cli_tier.add_commands(commands))
     return parser
 
 
@@ -238,16 +247,41 @@ def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None 
         _check_folder(path)
     options = _scan_options(args)
     show = sys.stderr.isatty()
-    snapshot = scan(args.paths, options, progress=_print_progress if show else None,
-                    on_listing=on_listing)
+    progress = _print_progress if show else None
+    if getattr(args, "cluster", None):
+        snapshot = _scan_on_cluster(args, options, progress, on_listing)
+    else:
+        snapshot = scan(args.paths, options, progress=progress, on_listing=on_listing)
     if show:
         sys.stderr.write("\r\033[K")
     return snapshot
 
 
+def _scan_on_cluster(args: argparse.Namespace, options: ScanOptions,
+                     progress: Callable[[ScanProgress], None] | None,
+                     on_listing: ListingCallback | None) -> Snapshot:
+    """The walk on a Dask cluster; Dask is imported here only, so without --cluster nothing
+    of it loads. Ctrl+C cancels the tasks, closes a local cluster and ends with 130."""
+    from mlspace.scan.cluster import ClusterError, DaskSharer, connect, parse_address
+
+    try:
+        address = parse_address(args.cluster)
+    except ValueError as err:
+        raise UsageError(f"--cluster {err}") from err
+    try:
+        with connect(address) as client:
+            return scan(args.paths, options, progress=progress, on_listing=on_listing,
+                        sharer=DaskSharer(client))
+    except ClusterError as err:
+        raise UsageError(str(err)) from err
+
+
 def _print_progress(p: ScanProgress) -> None:
-    where = p.current_dir if len(p.current_dir) < 60 else "…" + p.current_dir[-59:]
-    sys.stderr.write(f"\r\033[K{fmt.count(p.files)} files, {fmt.size(p.bytes)}  {where}")
+    where = p.current_dir if len(p.current_dir) < 50 else "…" + p.current_dir[-49:]
+    rate = fmt.count(round(p.files / p.elapsed)) if p.elapsed > 0 else "0"
+    busy = f", {p.busy} busy" if p.busy else ""
+    sys.stderr.write(f"\r\033[K{fmt.count(p.files)} files ({rate}/s{busy}), "
+                     f"{fmt.size(p.bytes)}  {where}")
     sys.stderr.flush()
 
 
@@ -507,7 +541,14 @@ def _plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan
         from mlspace.advise.duplicates import find_duplicates
 
         groups = find_duplicates(inventory)
-    return snapshot, inventory, advise(inventory, settings, groups)
+    from mlspace.act.tier_advice import with_configured_archive
+    from mlspace.config import ConfigError
+
+    try:
+        plan = with_configured_archive(advise(inventory, settings, groups), inventory, settings)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    return snapshot, inventory, plan
 
 
 def _per_series_keeps(specs: list[str], inventory: Inventory) -> dict[str, tuple[int, int]]:
@@ -578,6 +619,11 @@ def cmd_clean(args: argparse.Namespace) -> int:
             f"no such suggestion now: {', '.join(unknown)} (the tree changed since it was "
             "planned, or the id is wrong; run `mlspace plan` again)")
     selected = [s for s in chosen if s is not None]
+    from mlspace.act.tier_advice import action_of
+
+    if archives := [s.id for s in selected if action_of(s) == "archive"]:
+        raise UsageError(f"{', '.join(archives)}: archive suggestions are applied with "
+                         "`mlspace archive`, never trashed")
     print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True))
     if args.dry_run:
         print("\nDry run: nothing was moved.")
@@ -724,6 +770,15 @@ def _diff_side(spec: str, args: argparse.Namespace, now: bool) -> Side:
     return Side(inventory_of(saved), saved.info, id=entry.id)
 
 
+_TIER_HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {}
+
+
+def _run_tier(args: argparse.Namespace) -> int:
+    """archive, bring-back, policy and apply-policy live in mlspace.cli_tier."""
+    return _TIER_HANDLERS[args.command](args)
+
+
 COMMANDS = {"scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan,
             "clean": cmd_clean, "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo,
-            "history": cmd_history, "diff": cmd_diff}
+            "history": cmd_history, "diff": cmd_diff,
+            **dict.fromkeys(("archive", "bring-back", "policy", "apply-policy"), _run_tier)}

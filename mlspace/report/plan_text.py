@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mlspace import fmt
+from mlspace.act.tier_advice import action_of
 from mlspace.advise import Plan, Suggestion
 
 
@@ -13,6 +14,7 @@ def suggestion_record(s: Suggestion) -> dict[str, object]:
         "title": s.title,
         "reason": s.reason,
         "risk": s.risk,
+        "action": action_of(s),
         "bytes": s.bytes,
         "apparent_bytes": s.apparent_bytes,
         "paths": list(s.paths),

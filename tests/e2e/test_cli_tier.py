@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
 from layouts import inventory_of, make
-from tier_cli import run_cli
 
 from mlspace.act import history, lock
 from mlspace.act import trash as trash_module
@@ -22,6 +21,7 @@ from mlspace.act.journal import policy_runs
 from mlspace.act.tier import ARCHIVE, Tier, run
 from mlspace.act.tier_advice import ArchiveAges, with_archive_suggestions
 from mlspace.advise import AdviceSettings, advise
+from mlspace.cli import main as run_cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hostile"))
 from workspaces import age, hf_run  # noqa: E402
