@@ -24,15 +24,15 @@ import pickle
 import struct
 import subprocess
 import sys
-import threading
 import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hostile_helpers import answers_quickly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,7 +197,7 @@ def test_folder_state_skips_what_cannot_be_read(tmp_path: Path) -> None:
     (tmp_path / "broken.ckpt").write_bytes(b"PK\x03\x04 not really")
     os.utime(tmp_path / "broken.ckpt", (time.time() + 60,) * 2)  # the newest
     os.utime(tmp_path / "epoch=3-step=8.ckpt", (time.time() - 60,) * 2)
-    chosen = _answers_quickly(read_folder_state, _listing(tmp_path))
+    chosen = answers_quickly(read_folder_state, _listing(tmp_path))
     assert chosen is not None
     assert os.path.basename(chosen.source.path) == "epoch=5-step=12.ckpt"
     assert read_folder_state([str(tmp_path / "broken.ckpt")]) is None
@@ -277,25 +277,6 @@ def test_committed_expected_json_is_what_torch_load_says() -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Hostile input
-
-
-def _answers_quickly(fn: Callable, *args: object, limit: float = 10) -> object:
-    """Run ``fn`` in a thread; a reader that blocks or spins fails the test."""
-    box: dict = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn(*args)
-        except BaseException as err:  # noqa: BLE001 - handed back to the test
-            box["error"] = err
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(limit)
-    assert not thread.is_alive(), f"{fn.__name__} took over {limit} s"
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 class _ImportSpy(importlib.abc.MetaPathFinder):
@@ -414,7 +395,7 @@ def test_malicious_pickles_run_nothing_and_import_nothing(tmp_path: Path,
     with _no_imports():
         for blob in blobs:
             for data in (_torch_zip(blob), blob):  # in an archive, and as a legacy pickle
-                found = _answers_quickly(_read_bytes_as_ckpt, tmp_path, data)
+                found = answers_quickly(_read_bytes_as_ckpt, tmp_path, data)
                 assert found is None or isinstance(found, LightningCheckpointFile)
     assert not marker.exists()
     assert "antigravity" not in sys.modules and "mlspace_no_such_module_xyz" not in sys.modules
@@ -570,17 +551,17 @@ def _patch_sizes(data: bytes, name: bytes, size: int) -> bytes:
 
 def test_a_huge_declared_data_pkl_is_not_read(tmp_path: Path) -> None:
     data = _patch_sizes(_REAL, b"archive/data.pkl", 0xFFFFFFF0)
-    assert _answers_quickly(_read_bytes_as_ckpt, tmp_path, data, limit=2) is None
+    assert answers_quickly(_read_bytes_as_ckpt, tmp_path, data, seconds=2) is None
 
 
 def test_a_zip_bomb_member_is_not_inflated(tmp_path: Path) -> None:
     bomb = b"\x80\x02]" + b"\0" * (inert_pickle.MAX_PICKLE_BYTES + 10)
     data = _torch_zip(bomb, compression=zipfile.ZIP_DEFLATED)
     assert len(data) < 200_000
-    assert _answers_quickly(_read_bytes_as_ckpt, tmp_path, data, limit=2) is None
+    assert answers_quickly(_read_bytes_as_ckpt, tmp_path, data, seconds=2) is None
     # ... and one that declares a small size but inflates to far more
     lying = _patch_sizes(data, b"archive/data.pkl", 1000)
-    assert _answers_quickly(_read_bytes_as_ckpt, tmp_path, lying, limit=2) is None
+    assert answers_quickly(_read_bytes_as_ckpt, tmp_path, lying, seconds=2) is None
 
 
 def test_a_huge_score_storage_is_not_read(tmp_path: Path,
@@ -610,7 +591,7 @@ def _timed_none_or_file(tmp_path: Path, blob: bytes) -> LightningCheckpointFile 
     found = None
     for data in (_torch_zip(blob), blob):
         started = time.perf_counter()
-        found = _answers_quickly(_read_bytes_as_ckpt, tmp_path, data)
+        found = answers_quickly(_read_bytes_as_ckpt, tmp_path, data)
         assert time.perf_counter() - started < 5
         assert found is None or isinstance(found, LightningCheckpointFile)
     return found
@@ -668,7 +649,7 @@ def test_not_regular_files_are_refused_without_blocking(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "fifo.ckpt")
     (tmp_path / "link.ckpt").symlink_to(FIXTURES / "min" / "last.ckpt")
     for name in ("fifo.ckpt", "link.ckpt", "missing.ckpt"):
-        assert _answers_quickly(read_checkpoint_file, str(tmp_path / name)) is None
+        assert answers_quickly(read_checkpoint_file, str(tmp_path / name)) is None
     assert read_checkpoint_file("/dev/zero") is None
 
 
