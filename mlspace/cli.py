@@ -76,9 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mlspace",
         description="See where the disk went in ML workspaces, and get it back safely.",
+        epilog="Without a command, mlspace opens the app: `mlspace [PATH...]` scans those "
+        "folders, `mlspace --demo` opens a generated sample "
+        "workspace, `mlspace --install-desktop` adds mlspace to your application menu "
+        "(`mlspace --help-app` for all of the app's options). `mlspace COMMAND --help` "
+        "explains a command.",
     )
     parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.set_defaults(command_parsers=commands.choices)  # their own usage for errors
 
     scan_cmd = commands.add_parser(
         "scan", help="scan folders and print totals, a listing, or save the scan")
@@ -200,14 +206,21 @@ def run_gui(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--help-app":
+        argv[0] = "--help"
+        return run_gui(argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
         try:
+            _not_a_mistyped_command(argv)
             return run_gui(argv)
         except UsageError as err:
             print(f"mlspace: {err}", file=sys.stderr)
             return EXIT_USAGE
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the command's own usage, not the top-level one
+        args.command_parsers[args.command].error(
+            f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return COMMANDS[args.command](args)
     except UsageError as err:
@@ -220,6 +233,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader (e.g. `| head`) went away: that is not an error worth a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+
+
+def _not_a_mistyped_command(argv: list[str]) -> None:
+    """`mlspace frobnicate DIR`: a word that is neither a command nor a path is most likely
+    a mistyped command, so say that rather than "no such folder"."""
+    first = argv[0] if argv else ""
+    if first and not first.startswith("-") and os.sep not in first \
+            and not os.path.lexists(first):
+        raise UsageError(f"{first!r} is neither a command nor a folder here (commands: "
+                         f"{', '.join(COMMANDS)}; or name folders to open the app)")
 
 
 def _check_folder(path: str) -> None:
@@ -624,7 +647,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
     if archives := [s.id for s in selected if action_of(s) == "archive"]:
         raise UsageError(f"{', '.join(archives)}: archive suggestions are applied with "
                          "`mlspace archive`, never trashed")
-    print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True))
+    print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True, applying=True))
     if args.dry_run:
         print("\nDry run: nothing was moved.")
         return EXIT_OK
@@ -640,7 +663,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
     except JournalUnavailable as err:
         raise UsageError(f"{err}; nothing was moved") from None
     print(f"\nMoved to the trash: {fmt.size(result.freed)} "
-          f"({len(result.outcomes) - len(result.skipped)} items). Cleanup id: "
+          f"({fmt.plural(len(result.outcomes) - len(result.skipped), 'item')}). Cleanup id: "
           f"{result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
     for outcome in result.skipped:
         print(f"  skipped {outcome.path}: {outcome.reason}")
@@ -669,9 +692,11 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
     if args.list:
         for record in history():
-            state = "undone" if record.undone else f"{len(record.trashed)} items in the trash"
+            left = fmt.plural(len(record.trashed), "item")
+            state = "undone" if record.undone else f"{left} in the trash"
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            print(f"{record.id}  {when}  {fmt.size(record.freed):>10}  {state}  {record.title}")
+            print(f"{record.id}  {when}  {fmt.size(record.freed):>10}  {state}  {record.title}"
+                  f"  (in {', '.join(record.roots)})")
         return EXIT_OK
     cleanup = args.cleanup
     if cleanup is None:

@@ -11,9 +11,10 @@ import time
 from dataclasses import dataclass
 
 from mlspace.act import history
-from mlspace.advise import Plan
+from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
+from mlspace.paths import within
 from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
 
@@ -56,8 +57,8 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report
         runs.append(record)
     cleanups = [{"id": c.id, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(c.created)),
                  "title": c.title, "freed": c.freed, "items": len(c.items),
-                 "undone": c.undone}
-                for c in history()]
+                 "undone": c.undone, "roots": list(c.roots)}
+                for c in history() if _under(c.roots, snap.roots)]
     data = {
         "version": 1,
         "generated": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)),
@@ -85,6 +86,14 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report
         "artifacts": artifacts,
         "suggestions": [suggestion_record(s) for s in plan.suggestions],
         "reclaimable": plan.total_bytes,
+        "reclaimable_by_risk": {risk: sum(s.bytes for s in plan.suggestions if s.risk == risk)
+                                for risk in (SAFE, REVIEW, RISKY)},
         "cleanups": cleanups,
     }
     return Report(data)
+
+
+def _under(cleaned: list[str], roots: tuple[str, ...]) -> bool:
+    """A cleanup belongs in this report when one of its folders is, or is inside, one of
+    the report's folders."""
+    return any(within(folder, set(roots)) for folder in cleaned)

@@ -31,16 +31,19 @@ def plan_record(plan: Plan) -> dict[str, object]:
     }
 
 
-def plan_table(plan: Plan, with_paths: bool = False) -> str:
+def plan_table(plan: Plan, with_paths: bool = False, applying: bool = False) -> str:
+    """The plan as `plan` prints it, or (``applying``) as `clean` shows what it is about to
+    move: then without the lines that only make sense for `plan`."""
     if not plan.suggestions:
         return "Nothing to suggest: no old checkpoints, copies, dumps or caches found."
-    lines = [f"{fmt.plural(len(plan.suggestions), 'suggestion')}, "
-             f"{fmt.size(plan.total_bytes)} on disk "
-             "in all (nothing is removed by `plan`)", ""]
+    head = f"{fmt.plural(len(plan.suggestions), 'suggestion')}, {fmt.size(plan.total_bytes)}"
+    lines = [f"{head} on disk in all" + ("" if applying else
+                                          " (nothing is removed by `plan`)"), ""]
     for s in plan.suggestions:
         lines.append(f"{s.id:<32} {fmt.size(s.bytes):>10}  [{s.risk}]  {s.title}")
         lines.append(f"{'':34}{s.reason}")
         if with_paths:
             lines += [f"{'':36}{p}" for p in s.paths]
-    lines += ["", "Apply with: mlspace clean PATH... --apply ID [ID...]"]
+    if not applying:
+        lines += ["", "Apply with: mlspace clean PATH... --apply ID [ID...]"]
     return "\n".join(lines)

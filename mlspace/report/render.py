@@ -63,13 +63,26 @@ def render_markdown(report: Report) -> str:
     lines += ["", "### Largest items", "", "| Size | Category | Path |", "|---:|---|---|"]
     for a in d["top_artifacts"][:10]:
         lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | {_md_code(a['path'])} |")
-    lines += ["", f"### Suggested cleanups: {fmt.size(d['reclaimable'])} reclaimable", ""]
+    lines += ["", "### Suggested cleanups", "",
+              _reclaimable_sentence(d, lambda text: f"**{text}**") + ".", ""]
     for s in d["suggestions"]:
         lines.append(f"- **{_md_text(s['title'])}** ({fmt.size(s['bytes'])}, {s['risk']}): "
                      f"{_md_text(s['reason'])}")
     if not d["suggestions"]:
         lines.append("Nothing to suggest.")
     return "\n".join(lines) + "\n"
+
+
+def _reclaimable_sentence(d: dict, strong: Callable[[str], str]) -> str:
+    """'1.2 GiB can be reclaimed safely; 3.4 GiB more after review': items marked review
+    are never counted as safe."""
+    risk = d["reclaimable_by_risk"]
+    text = f"{strong(fmt.size(risk['safe']))} can be reclaimed safely"
+    if risk["review"]:
+        text += f"; {strong(fmt.size(risk['review']))} more after review"
+    if risk["risky"]:
+        text += f"; {fmt.size(risk['risky'])} only at your own risk"
+    return text
 
 
 def _bar_chart_svg(rows: list[tuple[str, list[tuple[int, str]]]], width: int = 560) -> str:
@@ -126,7 +139,7 @@ def render_html(report: Report) -> str:
            f"<p><b>{fmt.size(t['disk_usage'])}</b> on disk ({fmt.size(t['apparent_size'])} "
            f"apparent) in {fmt.count(t['files'])} files and {fmt.count(t['dirs'])} folders"
            + (f"; {t['errors']} paths could not be read" if t["errors"] else "") + ". "
-           f"<b>{fmt.size(d['reclaimable'])}</b> can be reclaimed safely (see below).</p>",
+           f"{_reclaimable_sentence(d, lambda text: f'<b>{text}</b>')} (see below).</p>",
            "<h2>By category</h2>", _bar_chart_svg(cat_rows),
            "<h2>By age and category</h2>", _bar_chart_svg(age_rows),
            "<p>" + " ".join(f"<span class='swatch' style='background:{c['color']}'></span>"

@@ -71,7 +71,8 @@ class CleanupHistory(QDialog):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
             left = fmt.plural(len(record.trashed), "item")
             state = "undone" if record.undone else f"{left} in the trash"
-            self.list.addItem(f"{when}   {fmt.size(record.freed):>10}   {state}   {record.title}")
+            self.list.addItem(f"{when}   {fmt.size(record.freed):>10}   {state}   {record.title}"
+                              f"   (in {', '.join(record.roots)})")
         if not self.records:
             self.list.addItem("No cleanups yet.")
         layout.addWidget(self.list, 1)

@@ -51,6 +51,7 @@ def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
     assert f"({len(chosen[0]['paths'])} items)" in applied.stdout
     listing = mlspace("undo", "--list")
     assert listing.returncode == 0 and "Keep best 1 + latest 2" in listing.stdout
+    assert f"(in {root})" in listing.stdout  # which folder each cleanup was in
     mlspace("undo")
     assert tree_digest(root) == before
 

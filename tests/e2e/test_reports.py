@@ -19,7 +19,7 @@ from mlspace.report.render import CSV_COLUMNS
 REPORT_SCHEMA_KEYS = {
     "version", "generated", "host", "roots", "totals", "scan_seconds", "cancelled",
     "categories", "ages", "runs", "series", "top_artifacts", "artifacts", "suggestions",
-    "reclaimable", "cleanups",
+    "reclaimable", "reclaimable_by_risk", "cleanups",
 }
 
 
@@ -72,7 +72,11 @@ def test_html_parses_and_holds_totals_and_every_suggestion(reports: dict[str, st
     assert fmt.size(doc["totals"]["disk_usage"]) in text
     for s in doc["suggestions"]:
         assert s["title"] in text
-    assert fmt.size(doc["reclaimable"]) in text
+    risk = doc["reclaimable_by_risk"]
+    assert risk["safe"] == sum(s["bytes"] for s in doc["suggestions"] if s["risk"] == "safe")
+    assert risk["review"] > 0  # the demo has review suggestions: never counted as safe
+    assert f"{fmt.size(risk['safe'])} can be reclaimed safely; " \
+        f"{fmt.size(risk['review'])} more after review" in " ".join(text.split())
 
 
 def test_csv_has_one_row_per_artifact(reports: dict[str, str]) -> None:
@@ -94,10 +98,31 @@ def test_markdown_has_the_category_table_and_agrees(reports: dict[str, str]) -> 
     assert "| Category | On disk | Share | Files |" in md
     checkpoint = next(c for c in doc["categories"] if c["id"] == "checkpoint")
     assert f"| Checkpoints | {fmt.size(checkpoint['disk_usage'])} |" in md
-    assert f"{fmt.size(doc['reclaimable'])} reclaimable" in md
+    risk = doc["reclaimable_by_risk"]
+    assert f"**{fmt.size(risk['safe'])}** can be reclaimed safely; " \
+        f"**{fmt.size(risk['review'])}** more after review." in md
 
 
 def test_unknown_extension_is_a_usage_error(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "mlspace", "report", str(tmp_path), "-o",
                              str(tmp_path / "r.pdf")], capture_output=True, text=True)
     assert result.returncode == 2 and "use .html, .csv, .json or .md" in result.stderr
+
+
+def test_cleanups_of_other_folders_stay_out_of_a_report(tmp_path: Path) -> None:
+    """A report lists only the cleanups made under its own folders."""
+    from mlspace.act import execute
+    from mlspace.advise import advise
+    from mlspace.classify import classify
+    from mlspace.report.model import build_report
+    from mlspace.scan import ScanOptions, scan
+
+    here, elsewhere = generate(tmp_path / "here"), generate(tmp_path / "elsewhere")
+    inv = classify(scan([elsewhere], ScanOptions(workers=1)))
+    caches = [s for s in advise(inv).suggestions if s.policy == "python-caches"]
+    done = execute(caches, [str(elsewhere)], recent_seconds=0)
+    inv_here = classify(scan([here], ScanOptions(workers=1)))
+    assert build_report(inv_here, advise(inv_here)).data["cleanups"] == []
+    listed = build_report(inv, advise(inv)).data["cleanups"]
+    assert [c["id"] for c in listed] == [done.cleanup_id]
+    assert listed[0]["roots"] == [str(elsewhere)]

@@ -1,0 +1,47 @@
+"""What the command line says to a newcomer: the app in --help, a mistyped command called
+that, a wrong flag shown with its own command's usage, and `clean` without `plan`'s hints."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from mlspace.demo import generate
+
+
+def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def test_help_tells_about_the_app() -> None:
+    out = mlspace("--help").stdout
+    assert "opens the app" in out and "--demo" in out and "--install-desktop" in out
+    assert "mlspace [PATH...]" in out
+
+
+def test_a_mistyped_command_is_called_one(tmp_path: Path) -> None:
+    result = mlspace("frobnicate", str(tmp_path))
+    assert result.returncode == 2
+    assert "'frobnicate' is neither a command nor a folder" in result.stderr
+    assert "no such file or folder" not in result.stderr
+
+
+def test_an_unknown_flag_shows_its_commands_usage(tmp_path: Path) -> None:
+    result = mlspace("plan", str(tmp_path), "--bogus")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: mlspace plan")
+    assert "unrecognized arguments: --bogus" in result.stderr
+
+
+def test_clean_does_not_print_plans_hints(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    plan = mlspace("plan", str(root))
+    assert "(nothing is removed by `plan`)" in plan.stdout and "Apply with" in plan.stdout
+    some_id = next(line.split()[0] for line in plan.stdout.splitlines()
+                   if line.startswith("python-caches-"))
+    clean = mlspace("clean", str(root), "--apply", some_id, "--dry-run")
+    assert clean.returncode == 0, clean.stderr
+    assert "nothing is removed by `plan`" not in clean.stdout
+    assert "Apply with" not in clean.stdout and "1 suggestion," in clean.stdout
