@@ -5,35 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cleanup_helpers import tree_digest
-from PySide6.QtCore import QPoint, Qt, QTimer
+from gui_helpers import confirm_when_asked, right_click_row
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.main_window import MainWindow
-
-
-def _right_click_row(window: MainWindow, path: str) -> list:  # noqa: ANN202
-    snap = window.ws.inventory.snapshot
-    index = window.model.index_of(snap.find(path))
-    window.tree.scrollTo(index)
-    pos = window.tree.visualRect(index).center()
-    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos,
-                              window.tree.viewport().mapToGlobal(pos))
-    QApplication.sendEvent(window.tree.viewport(), event)
-    return window.last_menu.actions()
-
-
-def _confirm_when_asked(window: MainWindow, accept: bool = True) -> None:
-    def press() -> None:
-        dialog = getattr(window, "last_dialog", None)
-        if isinstance(dialog, ConfirmCleanup) and dialog.isVisible():
-            (dialog.confirm.click if accept else dialog.reject)()
-        else:
-            QTimer.singleShot(20, press)
-
-    QTimer.singleShot(20, press)
 
 
 def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: QtBot,
@@ -41,11 +19,11 @@ def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: Q
     before = tree_digest(demo_root)
     run = demo_root / "outputs" / "bert-large-lr3e-4"
     size_before = window.ws.size(window.ws.inventory.snapshot.find(str(run)))
-    actions = _right_click_row(window, str(run))
+    actions = right_click_row(window, str(run))
     assert not actions[0].isEnabled(), "the first item is a title, never an action"
     keep = next(a for a in actions if a.text().startswith(
         "Keep best 1 + latest 2 of bert-large-lr3e-4"))
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         keep.trigger()
     assert not (run / "checkpoint-1000").exists()
@@ -67,9 +45,9 @@ def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: Q
 
 def test_cancelling_the_confirmation_moves_nothing(window: MainWindow, demo_root: Path) -> None:
     before = tree_digest(demo_root)
-    actions = _right_click_row(window, str(demo_root / "profiler"))
+    actions = right_click_row(window, str(demo_root / "profiler"))
     move = next(a for a in actions if a.text() == "Move to trash…")
-    _confirm_when_asked(window, accept=False)
+    confirm_when_asked(window, accept=False)
     move.trigger()
     assert tree_digest(demo_root) == before
 
@@ -84,7 +62,7 @@ def test_suggestions_panel_checks_and_cleans(window: MainWindow, qtbot: QtBot,
     caches = next(i for i in items if i.text(0).startswith("Remove 3 cached datasets.map()"))
     caches.setCheckState(0, Qt.CheckState.Checked)
     assert panel.clean_button.isEnabled() and "checked" in panel.total.text()
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(panel.clean_button, Qt.MouseButton.LeftButton)
     assert not any(p.name.startswith("cache-") for p in (demo_root / "hf_datasets/wikitext")
@@ -95,7 +73,7 @@ def test_suggestions_panel_checks_and_cleans(window: MainWindow, qtbot: QtBot,
 def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> None:
     window.search.setText("trace")
     window._apply_search()
-    actions = _right_click_row(window, str(window.ws.inventory.snapshot.roots[0] + "/profiler"))
+    actions = right_click_row(window, str(window.ws.inventory.snapshot.roots[0] + "/profiler"))
     move = next(a for a in actions if a.text().startswith("Move to trash"))
     assert not move.isEnabled()
     assert QPoint  # keeps the import honest for type checkers
@@ -113,7 +91,7 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
                                                demo_root: Path) -> None:
     before = tree_digest(demo_root)
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         window.confirm_and_clean([caches])
     window.history_action.trigger()
@@ -163,7 +141,7 @@ def test_charts_drop_what_was_moved_to_the_trash(window: MainWindow, qtbot: QtBo
     before = dict(window.category_chart.values())[Category.CACHE]
     ages_before = int(window.age_chart.table().sum())
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         window.confirm_and_clean([caches])
     after = dict(window.category_chart.values())[Category.CACHE]
@@ -200,7 +178,7 @@ def test_folder_colours_follow_what_was_moved_to_the_trash(window: MainWindow, q
     before = shown()
     assert before == left_in_folder() == Category.CACHE  # __pycache__ outweighs the code
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "python-caches")
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         window.confirm_and_clean([caches])
     assert shown() == left_in_folder() != before

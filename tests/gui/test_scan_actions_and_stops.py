@@ -7,9 +7,9 @@ import errno
 from pathlib import Path
 
 import pytest
+from gui_helpers import confirm_when_asked, right_click_row
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
-from test_cleanup_gui import _confirm_when_asked, _right_click_row
 
 from mlspace.act import journal as journal_module
 from mlspace.ui.main_window import MainWindow
@@ -47,9 +47,9 @@ def test_a_cleanup_stopped_by_its_journal_says_so(window: MainWindow, qtbot: QtB
     monkeypatch.setattr(QMessageBox, "warning",
                         lambda parent, title, text: warnings.append(text))
     run = demo_root / "outputs" / "bert-large-lr3e-4"
-    keep = next(a for a in _right_click_row(window, str(run))
+    keep = next(a for a in right_click_row(window, str(run))
                 if a.text().startswith("Keep best 1 + latest 2 of bert-large-lr3e-4"))
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         keep.trigger()
     assert len(warnings) == 1 and "stopped early" in warnings[0]

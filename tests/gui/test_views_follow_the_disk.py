@@ -10,26 +10,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, Qt, QTimer
+from gui_helpers import confirm_when_asked
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from view_truth import assert_agrees_with_disk, expanded_paths, fresh, on_screen, row_size
 
 from mlspace.classify import Category
-from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.main_window import MainWindow
-
-
-def _confirm_when_asked(window: MainWindow) -> None:
-    def press() -> None:
-        dialog = getattr(window, "last_dialog", None)
-        if isinstance(dialog, ConfirmCleanup) and dialog.isVisible():
-            dialog.confirm.click()
-        else:
-            QTimer.singleShot(20, press)
-
-    QTimer.singleShot(20, press)
 
 
 def _clean_from_panel(window: MainWindow, qtbot: QtBot, title: str) -> None:
@@ -38,7 +27,7 @@ def _clean_from_panel(window: MainWindow, qtbot: QtBot, title: str) -> None:
     window.tabs.setCurrentWidget(panel)
     item = next(i for i in panel.suggestion_items() if i.text(0).startswith(title))
     item.setCheckState(0, Qt.CheckState.Checked)
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(panel.clean_button, Qt.MouseButton.LeftButton)
 
@@ -153,7 +142,7 @@ def test_details_let_go_of_what_went_to_the_trash(window: MainWindow, qtbot: QtB
     QApplication.sendEvent(window.tree.viewport(), QContextMenuEvent(
         QContextMenuEvent.Reason.Mouse, pos, window.tree.viewport().mapToGlobal(pos)))
     move = next(a for a in window.last_menu.actions() if a.text() == "Move to trash…")
-    _confirm_when_asked(window)
+    confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         move.trigger()
     assert not Path(core).exists()

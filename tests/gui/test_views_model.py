@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from gui_helpers import confirm_when_asked
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -27,14 +28,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from ml_trees import build, recipes
-from PySide6.QtCore import QModelIndex, QPointF, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from view_truth import assert_agrees_with_disk
 
 from mlspace.act import last_undoable
-from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.main_window import MIN_SIZES, MainWindow
 from mlspace.ui.tree_model import NAME
 
@@ -77,18 +77,6 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
 
         visit(QModelIndex())
         return out
-
-    def _confirm_when_asked(self) -> None:
-        window = self.window
-
-        def press() -> None:
-            dialog = getattr(window, "last_dialog", None)
-            if isinstance(dialog, ConfirmCleanup) and dialog.isVisible():
-                dialog.confirm.click()
-            else:
-                QTimer.singleShot(10, press)
-
-        QTimer.singleShot(10, press)
 
     def _tell(self, step: str, before: object) -> None:
         """Count in hypothesis' statistics what a cleanup or undo did, so a run shows that
@@ -181,7 +169,7 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
         item = data.draw(st.sampled_from(panel.suggestion_items()))
         item.setCheckState(0, Qt.CheckState.Checked)
         before = self.window.ws.inventory
-        self._confirm_when_asked()
+        confirm_when_asked(self.window)
         with self.qtbot.waitSignal(self.window.cleanup_finished, timeout=WAIT_MS):
             self.qtbot.mouseClick(panel.clean_button, Qt.MouseButton.LeftButton)
         self._tell("suggestion", before)
@@ -203,7 +191,7 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
         window.last_menu.close()
         if move.isEnabled():
             before = window.ws.inventory
-            self._confirm_when_asked()
+            confirm_when_asked(self.window)
             with self.qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
                 move.trigger()
             self._tell("move to trash", before)
