@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -313,10 +314,20 @@ def written_in_place(path: str) -> Iterator[str]:
     """The name to write ``path``'s content under: beside it, moved in place once complete
     (and removed if not), so an interrupted run never leaves a truncated file that looks
     whole."""
-    partial = path + ".partial"
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # /dev/null, /dev/stdout, a FIFO: written straight into. Replacing them with a file
+        # (as root, `-o /dev/null` did) would break the system for everyone.
+        yield path
+        return
+    target = os.path.realpath(path)  # through a link to a file, never replacing the link
+    partial = target + ".partial"
     try:
         yield partial
-        os.replace(partial, path)
+        os.replace(partial, target)
     except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(partial)
