@@ -33,6 +33,7 @@ import numpy as np
 from mlspace.scan.build import SnapshotBuilder
 from mlspace.scan.exclude import compile_excludes
 from mlspace.scan.listing import LISTING_ENTRIES, Listing
+from mlspace.scan.live_totals import GrowingEntry, LiveTotals
 from mlspace.scan.snapshot import Snapshot
 from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 
@@ -53,6 +54,9 @@ class ScanOptions:
     cross_filesystems: bool = False
     exclude: tuple[str, ...] = ()
     workers: int = min(8, os.cpu_count() or 1)
+    #: Report the roots' top-level entries as they grow (the app shows them while it scans;
+    #: the CLI does not pay for them).
+    live_totals: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class ScanProgress:
     errors: int
     elapsed: float
     busy: int = 0  # workers walking now (0 while this process walks alone)
+    growing: tuple[GrowingEntry, ...] = ()  # the roots' top-level entries so far, biggest first
 
 
 ProgressCallback = Callable[[ScanProgress], None]
@@ -75,9 +80,11 @@ CancelFlag = Callable[[], bool]
 class _Reporter:
     """Accumulates what was merged and calls the user's callback at most every 100 ms."""
 
-    def __init__(self, callback: ProgressCallback | None, start: float) -> None:
+    def __init__(self, callback: ProgressCallback | None, start: float,
+                 live_roots: list[str] | None = None) -> None:
         self.callback = callback
         self.start = start
+        self.live = LiveTotals(live_roots) if callback and live_roots is not None else None
         self.files = 0
         self.bytes = 0
         self.errors = 0
@@ -90,6 +97,8 @@ class _Reporter:
         self.bytes += int(np.frombuffer(chunk.blocks, dtype=np.int64).sum()) * 512
         self.errors += len(chunk.errors)
         self.current = chunk.last_dir or self.current
+        if self.live is not None:
+            self.live.add(chunk)
         self.emit()
 
     def emit(self, force: bool = False) -> None:
@@ -97,8 +106,9 @@ class _Reporter:
         if self.callback is None or (not force and now - self.last_call < PROGRESS_INTERVAL):
             return
         self.last_call = now
+        growing = self.live.entries() if self.live is not None else ()
         self.callback(ScanProgress(self.files, self.bytes, self.current, self.errors,
-                                   now - self.start, self.busy))
+                                   now - self.start, self.busy, growing))
 
 
 def normalize_roots(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -153,7 +163,8 @@ def scan(
     tasks = [t for t in (builder.add_root(r) for r in normalize_roots(roots)) if t is not None]
     if on_listing is not None:
         on_listing(builder.listing_since((0, 0, 0)))
-    reporter = _Reporter(progress, start)
+    reporter = _Reporter(progress, start,
+                         [t.path for t in tasks] if options.live_totals else None)
     exclude = compile_excludes(options.exclude)
     merge = Merger(builder, reporter, on_listing)
 

@@ -47,11 +47,12 @@ from mlspace.classify import Category
 from mlspace.config import config_dir
 from mlspace.demo import is_demo
 from mlspace.filtering import FilterSpec
-from mlspace.scan import ScanProgress
+from mlspace.scan import ScanOptions, ScanProgress
 from mlspace.ui.charts import AgeChart, CategoryChart
 from mlspace.ui.cleanup_controller import CleanupController
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.details import DetailsPanel
+from mlspace.ui.growing_view import GrowingTree
 from mlspace.ui.runs_view import RunsView
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.share_delegate import ShareBarDelegate
@@ -72,6 +73,8 @@ POLICY_CATEGORY = {
 MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
              ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))
 WELCOME, SCANNING, VIEWS = range(3)
+#: The app's scans report the roots' top-level entries as they grow (the scanning page).
+LIVE_SCAN = ScanOptions(live_totals=True)
 
 
 def settings() -> QSettings:
@@ -157,7 +160,6 @@ class MainWindow(QMainWindow):
     def _scanning_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        layout.addStretch()
         self.scan_title = QLabel("<h2>Scanning…</h2>")
         self.scan_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.progress_bar = QProgressBar()
@@ -177,7 +179,8 @@ class MainWindow(QMainWindow):
         row.addWidget(self.cancel_button)
         row.addStretch()
         layout.addLayout(row)
-        layout.addStretch()
+        self.growing = GrowingTree()
+        layout.addWidget(self.growing, 1)
         return page
 
     def _views_page(self) -> QWidget:
@@ -360,15 +363,16 @@ class MainWindow(QMainWindow):
             self.stack.currentIndex() == VIEWS
         if self._keep_view:
             self.status.setText("Rescanning…")
-            self.scanner.start(paths)
+            self.scanner.start(paths, LIVE_SCAN)
             self._update_scan_actions()
             return
         self.scan_title.setText(f"<h2>Scanning {', '.join(os.path.basename(p) or p for p in paths)}"
                                 "…</h2>")
         self.progress_text.setText("Starting…")
         self.progress_where.setText("")
+        self.growing.start_over(apparent=self.ws.apparent or any(map(is_demo, paths)))
         self.stack.setCurrentIndex(SCANNING)
-        self.scanner.start(paths)
+        self.scanner.start(paths, LIVE_SCAN)
         self._update_scan_actions()
 
     def _update_scan_actions(self) -> None:
@@ -395,6 +399,8 @@ class MainWindow(QMainWindow):
         if self._keep_view:
             self.status.setText(f"Rescanning… {self.progress_text.text()}")
         self.progress_where.setText(self._elide(p.current_dir))
+        if not self._keep_view:
+            self.growing.show_entries(p.growing)
         self._last_progress = p
 
     def _elide(self, text: str) -> str:
@@ -418,8 +424,10 @@ class MainWindow(QMainWindow):
             self._expanded = {e for e in map(snap.find, expanded) if e >= 0}
             self._expand_again()
             self._sync_tree_selection(self.ws.selected)
-        elif len(snap.root_entries) == 1:
-            self.tree.expand(self.model.index(0, 0))
+        else:
+            if len(snap.root_entries) == 1:
+                self.tree.expand(self.model.index(0, 0))
+            self._keep_growing_selection(snap)
         self._update_filter_label()
         self.setWindowTitle(f"mlspace — {', '.join(snap.roots)}")
         self.scan_finished.emit()
@@ -427,6 +435,14 @@ class MainWindow(QMainWindow):
             message, self._after_rescan = self._after_rescan, ""
             self.status.setText(message)
             self.cleanup_finished.emit()
+
+    def _keep_growing_selection(self, snap: object) -> None:
+        """What the user picked in the growing list while the scan ran stays selected."""
+        path = self.growing.selected_path()
+        entry = snap.find(path) if path else -1  # type: ignore[attr-defined]
+        if entry >= 0:
+            self.ws.select(entry)
+            self._sync_tree_selection(entry)
 
     def _on_failed(self, message: str) -> None:
         self._keep_view = False
