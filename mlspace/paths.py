@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 
 def within(path: str, folders: set[str]) -> bool:
@@ -16,3 +17,11 @@ def within(path: str, folders: set[str]) -> bool:
             return False
         path = parent
     return False
+
+
+def natural_key(path: str) -> list[str | int]:
+    """Sort key that orders numbers by value: checkpoint-2000 before checkpoint-10000, as
+    a person reads a run's saves. The split alternates text and digits, so two keys always
+    compare text with text and numbers with numbers (a name like "²", a digit to isdigit()
+    but not to int(), stays text)."""
+    return [int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", path))]

@@ -3,22 +3,26 @@ frozen Suggestion with its reason, risk, exact paths and the space it frees."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mlspace.advise.model import (
     REVIEW,
     RISKY,
     SAFE,
     AdviceSettings,
+    KeptItem,
     Plan,
     PlanItem,
     Suggestion,
     plan_item,
+    suggestion_id,
 )
 from mlspace.advise.policies import POLICIES, kept_checkpoints
 from mlspace.classify import Inventory
 from mlspace.paths import within
 
-__all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "Plan", "PlanItem", "Suggestion",
-           "advise", "kept_checkpoints", "plan_item"]
+__all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "KeptItem", "Plan", "PlanItem",
+           "Suggestion", "advise", "kept_checkpoints", "plan_item"]
 
 
 def advise(inv: Inventory, settings: AdviceSettings | None = None,
@@ -41,12 +45,8 @@ def advise(inv: Inventory, settings: AdviceSettings | None = None,
             if not items:
                 continue
             if len(items) != len(suggestion.items):
-                from mlspace.advise.model import suggestion_id
-
-                suggestion = type(suggestion)(
-                    suggestion_id(suggestion.policy, tuple(i.path for i in items)),
-                    suggestion.policy, suggestion.title, suggestion.reason, suggestion.risk,
-                    items, suggestion.subject, suggestion.archive)
+                suggestion = replace(suggestion, items=items, id=suggestion_id(
+                    suggestion.policy, tuple(i.path for i in items)))
             taken.update(suggestion.paths)
             suggestions.append(suggestion)
     suggestions.sort(key=lambda s: -s.bytes)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mlspace import fmt
-from mlspace.advise.model import REVIEW, PlanItem, Suggestion, suggestion_id
+from mlspace.advise.model import REVIEW, PlanItem, Suggestion, kept_item, suggestion_id
 from mlspace.classify import Category, Inventory
 from mlspace.safe_read import Unreadable, iter_blocks, open_regular
 from mlspace.scan.walker import KIND_FILE
@@ -97,7 +97,7 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
             f"Remove {fmt.plural(len(items), 'exact copy', 'exact copies')} of "
             f"{os.path.basename(paths[keep])}",
             f"Byte-for-byte identical to {paths[keep]}, which is kept.", REVIEW,
-            tuple(items), None))
+            tuple(items), None, kept=(kept_item(snap, keep, "the copy that stays"),)))
     return out
 
 

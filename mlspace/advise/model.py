@@ -7,7 +7,9 @@ the paths are re-checked)."""
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from mlspace.scan import Snapshot
 
@@ -26,14 +28,36 @@ class PlanItem:
     mtime: float  # the newest modification in it, as scanned
     files: int
     inode: int = 0  # the entry's own inode as scanned (0: unknown), so a swap is caught
+    # What the item is, for a person checking the list before it moves: a checkpoint's
+    # step and metric ("step 500 · eval_loss 0.52"); empty when a name says it all.
+    note: str = ""
 
 
-def plan_item(snap: Snapshot, entry: int, disk_usage: int) -> PlanItem:
+def plan_item(snap: Snapshot, entry: int, disk_usage: int, note: str = "") -> PlanItem:
     """The plan item for one scanned entry, freeing ``disk_usage`` when removed."""
     is_dir = snap.is_dir(entry)
     totals = snap.totals(entry)
     return PlanItem(snap.path(entry), is_dir, disk_usage, totals.apparent_size,
-                    totals.newest_mtime, totals.files if is_dir else 1, int(snap.ino[entry]))
+                    totals.newest_mtime, totals.files if is_dir else 1, int(snap.ino[entry]),
+                    note)
+
+
+@dataclass(frozen=True)
+class KeptItem:
+    """A path a suggestion deliberately leaves in place, and why: a cleanup is checked by
+    what stays as much as by what goes (the best and latest checkpoints above all)."""
+
+    path: str
+    disk_usage: int
+    apparent_size: int
+    why: str  # short, for a row: "the best eval_loss 0.41", "the latest"
+    evidence: str = ""  # how that is known: "trainer_state.json best_model_checkpoint"
+
+
+def kept_item(snap: Snapshot, entry: int, why: str, evidence: str = "") -> KeptItem:
+    """The kept item for one scanned entry, with its sizes as scanned."""
+    totals = snap.totals(entry)
+    return KeptItem(snap.path(entry), totals.disk_usage, totals.apparent_size, why, evidence)
 
 
 @dataclass(frozen=True)
@@ -46,10 +70,27 @@ class Suggestion:
     items: tuple[PlanItem, ...]
     subject: str | None = None  # the artifact, series or run id it is about (right-click)
     archive: bool = False  # compress each item to "<path>.tar.gz" beside it first
+    kept: tuple[KeptItem, ...] = ()  # what it leaves in place on purpose, and why
 
     @property
     def paths(self) -> tuple[str, ...]:
         return tuple(i.path for i in self.items)
+
+    @cached_property
+    def folder(self) -> str:
+        """The folder that holds everything the suggestion names, kept items included, so
+        each can be shown by the part of its path that tells it apart: the common folder,
+        or the parent of the one path named. Cached: every row of a long list asks."""
+        paths = [*self.paths, *(k.path for k in self.kept)]
+        if not paths:
+            return ""
+        common = os.path.commonpath(paths)
+        return os.path.dirname(common) if common in paths else common
+
+    def relative(self, path: str) -> str:
+        """``path`` relative to the suggestion's folder (unchanged when outside it)."""
+        folder = self.folder.rstrip("/")
+        return path[len(folder) + 1:] if path.startswith(folder + "/") else path
 
     @property
     def bytes(self) -> int:

@@ -16,12 +16,15 @@ from mlspace.advise.model import (
     REVIEW,
     SAFE,
     AdviceSettings,
+    KeptItem,
     PlanItem,
     Suggestion,
+    kept_item,
     plan_item,
     suggestion_id,
 )
 from mlspace.classify import Artifact, Category, Inventory, Series
+from mlspace.paths import natural_key
 from mlspace.scan.walker import KIND_DIR
 
 DAY = 86400.0
@@ -36,8 +39,8 @@ RESUME_STATE = re.compile(
 )
 
 
-def _item(inv: Inventory, entry: int) -> PlanItem:
-    return plan_item(inv.snapshot, entry, _freed(inv, entry))
+def _item(inv: Inventory, entry: int, note: str = "") -> PlanItem:
+    return plan_item(inv.snapshot, entry, _freed(inv, entry), note)
 
 
 def _freed(inv: Inventory, entry: int) -> int:
@@ -51,16 +54,17 @@ def _freed(inv: Inventory, entry: int) -> int:
     return snap.disk_usage(entry)
 
 
-def _artifact_items(inv: Inventory, artifact: Artifact) -> list[PlanItem]:
-    return [_item(inv, e) for e in artifact.entries]
+def _artifact_items(inv: Inventory, artifact: Artifact, note: str = "") -> list[PlanItem]:
+    return [_item(inv, e, note) for e in artifact.entries]
 
 
 def _make(policy: str, title: str, reason: str, risk: str, items: list[PlanItem],
-          subject: str | None, archive: bool = False) -> Suggestion:
-    items = sorted(items, key=lambda i: i.path)
+          subject: str | None, archive: bool = False, kept: tuple[KeptItem, ...] = ()
+          ) -> Suggestion:
+    items = sorted(items, key=lambda i: natural_key(i.path))
     paths = tuple(i.path for i in items)
     return Suggestion(suggestion_id(policy, paths), policy, title, reason, risk, tuple(items),
-                      subject, archive)
+                      subject, archive, kept)
 
 
 def _series_label(inv: Inventory, s: Series) -> str:
@@ -123,10 +127,30 @@ def checkpoint_retention(inv: Inventory, settings: AdviceSettings) -> list[Sugge
                 and inv.artifact_by_id[m].role != "partial"]
         if not drop:
             continue
-        items = [i for a in drop for i in _artifact_items(inv, a)]
+        items = [i for a in drop for i in _artifact_items(inv, a, _note(s, a))]
         title, reason, risk = _retention_story(inv, s, settings, kept, drop)
-        out.append(_make("checkpoint-retention", title, reason, risk, items, s.id))
+        stays = tuple(KeptItem(a.path, a.disk_usage, a.apparent_size,
+                               " and ".join(what for what, _ in whys),
+                               "; ".join(how for _, how in whys if how))
+                      for a, whys in _kept_whys(inv, s, kept, settings))
+        out.append(_make("checkpoint-retention", title, reason, risk, items, s.id,
+                         kept=stays))
     return out
+
+
+def _note(s: Series, a: Artifact) -> str:
+    """What a checkpoint is, for the list of what goes: its step (or epoch) and the metric
+    its series is ranked by (else the first two it recorded)."""
+    parts = [f"step {a.step}" if a.step is not None else
+             f"epoch {a.epoch}" if a.epoch is not None else ""]
+    value = a.metric(s.best_metric) if s.best_metric else None
+    metrics = [(s.best_metric, value)] if value is not None else list(a.metrics[:2])
+    parts += [f"{name} {_number(v)}" for name, v in metrics]
+    return " · ".join(p for p in parts if p)
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"
 
 
 #: Tools that may keep only their best k by a metric, and how they say it.
@@ -180,36 +204,47 @@ _KEPT_NAMED = 8
 
 def _why_kept(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettings) -> str:
     """The checkpoints retention keeps, newest first, each with why."""
-    _, keep_latest = settings.keep_for(s.id)
-    latest = set(_latest_complete(inv, s, keep_latest))
-    names = {m: inv.artifact_by_id[m].name for m in s.members}
-    told = []
-    for m in reversed(s.members):
-        if m in kept:
-            a = inv.artifact_by_id[m]
-            told.append(f"{a.name} ({' and '.join(_whys(s, a, kept, latest, names))})")
+    told = [f"{a.name} ({' and '.join(f'{what}, {how}' if how else what for what, how in whys)})"
+            for a, whys in _kept_whys(inv, s, kept, settings)]
     more = f" and {len(told) - _KEPT_NAMED} more" if len(told) > _KEPT_NAMED else ""
     return "; ".join(told[:_KEPT_NAMED]) + more
 
 
+def _kept_whys(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettings
+               ) -> list[tuple[Artifact, list[tuple[str, str]]]]:
+    """Every checkpoint of the series retention keeps, newest first, with its whys: the
+    reason text and the suggestion's kept list both read this, so they never disagree."""
+    _, keep_latest = settings.keep_for(s.id)
+    latest = set(_latest_complete(inv, s, keep_latest))
+    names = {m: inv.artifact_by_id[m].name for m in s.members}
+    return [(inv.artifact_by_id[m], _whys(s, inv.artifact_by_id[m], kept, latest, names))
+            for m in reversed(s.members) if m in kept]
+
+
 def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
-          names: dict[str, str]) -> list[str]:
+          names: dict[str, str]) -> list[tuple[str, str]]:
+    """Why one checkpoint is kept: each reason as (what it is, how that is known), the
+    second empty where the first says it all."""
     whys = []
     if a.id == s.latest:
-        whys.append(f"the latest, {s.latest_reason}")
+        whys.append(("the latest", s.latest_reason))
     if a.id == s.best:
-        whys.append(f"the best, {s.best_reason}")
+        value = a.metric(s.best_metric) if s.best_metric else None
+        value = s.best_value if value is None else value
+        metric = f" {s.best_metric} {_number(value)}" if s.best_metric and value is not None \
+            else ""
+        whys.append((f"the best{metric}", s.best_reason))
     if a.copy_of in kept:
-        whys.append(f"{a.copy_kind} copy of {names.get(a.copy_of or '', 'a kept one')}")
+        whys.append((f"{a.copy_kind} copy of {names.get(a.copy_of or '', 'a kept one')}", ""))
     if a.id in s.tool_kept:
-        whys.append("one of the tool's own top-k")
+        whys.append(("one of the tool's own top-k", ""))
     if a.role in ("best", "last", "final") and a.id not in (s.best, s.latest):
-        whys.append(f"named {a.role} by the tool")
+        whys.append((f"named {a.role} by the tool", ""))
     if not whys and a.id in latest:
-        whys.append(f"one of the latest {len(latest)}")
+        whys.append((f"one of the latest {len(latest)}", ""))
     if not whys:
-        whys.append("named by the tool's records" if a.id in s.protected
-                    else "ranked among the best")
+        whys.append(("named by the tool's records" if a.id in s.protected
+                     else "ranked among the best", ""))
     return whys
 
 
@@ -232,8 +267,21 @@ def strip_resume_state(inv: Inventory, settings: AdviceSettings) -> list[Suggest
                 "strip-resume-state", f"Drop optimizer state from older kept checkpoints of "
                 f"{label}", "Optimizer, scheduler and RNG files of kept checkpoints other than "
                 "the latest. The weights stay; resuming training from these checkpoints will "
-                "no longer be possible.", REVIEW, items, s.id))
+                "no longer be possible.", REVIEW, items, s.id,
+                kept=_latest_resume_state(inv, s)))
     return out
+
+
+def _latest_resume_state(inv: Inventory, s: Series) -> tuple[KeptItem, ...]:
+    """The latest checkpoint's own resume files, which stripping leaves so training can go
+    on from there."""
+    latest = inv.artifact_by_id.get(s.latest or "")
+    if latest is None or not latest.is_dir:
+        return ()
+    snap = inv.snapshot
+    return tuple(kept_item(snap, e, "resume state of the latest", s.latest_reason)
+                 for e in sorted(_resume_files(snap, latest.entry),
+                                 key=lambda e: natural_key(snap.path(e))))
 
 
 def _resume_files(snap: object, folder: int) -> list[int]:

@@ -8,6 +8,8 @@ from mlspace.advise import Plan, Suggestion
 
 
 def suggestion_record(s: Suggestion) -> dict[str, object]:
+    """One suggestion as stable JSON. Keys are only ever added (``folder``, per-item
+    ``items`` and ``kept`` came after ``paths``), so scripts written for version 1 read it."""
     return {
         "id": s.id,
         "policy": s.policy,
@@ -19,6 +21,11 @@ def suggestion_record(s: Suggestion) -> dict[str, object]:
         "apparent_bytes": s.apparent_bytes,
         "paths": list(s.paths),
         "subject": s.subject,
+        "folder": s.folder,
+        "items": [{"path": i.path, "bytes": i.disk_usage, "apparent_bytes": i.apparent_size,
+                   "mtime": i.mtime, "note": i.note} for i in s.items],
+        "kept": [{"path": k.path, "bytes": k.disk_usage, "apparent_bytes": k.apparent_size,
+                  "why": k.why, "evidence": k.evidence} for k in s.kept],
     }
 
 

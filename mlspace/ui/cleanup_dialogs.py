@@ -1,23 +1,39 @@
-"""The confirmation shown before anything moves: what goes, how much it frees, the risk."""
+"""The confirmation shown before anything moves: what goes, how much it frees, the risk,
+and what stays."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from mlspace import fmt
-from mlspace.advise import Suggestion
+from mlspace.advise import KeptItem, PlanItem, Suggestion
 
 RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
+
+
+def item_size(item: PlanItem | KeptItem, apparent: bool) -> int:
+    return item.apparent_size if apparent else item.disk_usage
+
+
+def kept_look(widget: QWidget, font: QFont) -> tuple[QFont, QColor]:
+    """Italic and greyed: how a kept item is shown beside what goes, so it reads as named
+    for the record, not as part of the cleanup."""
+    italic = QFont(font)
+    italic.setItalic(True)
+    return italic, widget.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
 
 
 class ConfirmCleanup(QDialog):
@@ -43,9 +59,10 @@ class ConfirmCleanup(QDialog):
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.paths = QListWidget()
-        for i in items:
-            size = i.apparent_size if apparent else i.disk_usage
-            self.paths.addItem(f"{fmt.size(size):>10}   {i.path}")
+        # What tells two checkpoints apart is at the end of their paths: elide the middle.
+        self.paths.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        for s in suggestions:
+            self._list(s, apparent)
         layout.addWidget(self.paths, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.confirm = buttons.addButton(f"Move {fmt.plural(len(items), 'item')} to the trash",
@@ -53,6 +70,32 @@ class ConfirmCleanup(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def _list(self, s: Suggestion, apparent: bool) -> None:
+        """One suggestion's rows: its folder, each item that goes with its size (relative to
+        the folder), then what stays and why, greyed."""
+        folder = QListWidgetItem(f"in {s.folder}")
+        folder.setToolTip(s.folder)
+        font = folder.font()
+        font.setBold(True)
+        folder.setFont(font)
+        folder.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        self.paths.addItem(folder)
+        for i in s.items:
+            note = f" · {i.note}" if i.note else ""
+            row = QListWidgetItem(f"{fmt.size(item_size(i, apparent)):>10}   "
+                                  f"{s.relative(i.path)}{note}")
+            row.setToolTip(i.path)
+            self.paths.addItem(row)
+        for k in s.kept:
+            row = QListWidgetItem(f"{fmt.size(item_size(k, apparent)):>10}   "
+                                  f"stays: {s.relative(k.path)} — {k.why}")
+            row.setToolTip("\n".join(p for p in (k.path, k.evidence) if p))
+            font, grey = kept_look(self.paths, row.font())
+            row.setFont(font)
+            row.setForeground(grey)
+            row.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.paths.addItem(row)
 
 
 class CleanupHistory(QDialog):

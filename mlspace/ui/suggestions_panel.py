@@ -1,11 +1,16 @@
-"""The suggestions panel: cleanups grouped by policy, with checkboxes, the paths each names,
-the total to reclaim, and a button that asks for confirmation before anything moves."""
+"""The suggestions panel: cleanups grouped by policy, with checkboxes, the total to reclaim,
+and a button that asks for confirmation before anything moves. Under each suggestion, what
+goes is listed relative to its folder, with size, age and what it is, followed by what is
+kept and why, so a cleanup can be checked before anything moves."""
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -15,7 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.advise import Suggestion
+from mlspace.advise import KeptItem, PlanItem, Suggestion
+from mlspace.ui.cleanup_dialogs import item_size, kept_look
 from mlspace.ui.lazy import RefreshWhenShown
 from mlspace.ui.workspace import Workspace
 
@@ -32,6 +38,7 @@ POLICY_LABELS = {
     "hub-detached": "Caches",
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+PATH_ROLE = Qt.ItemDataRole.UserRole + 2  # the absolute path a row under a suggestion shows
 
 
 class SuggestionsPanel(RefreshWhenShown, QWidget):
@@ -43,6 +50,15 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         self.ws = workspace
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Suggestion", "Frees", "Risk"])
+        # The part of a path that tells two checkpoints apart is at its end: elide in the
+        # middle. The text column takes what is left after sizes and risks, whose headers
+        # always show in full (a 450 px panel at 1024 px).
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemChanged.connect(self._update_total)
         self.tree.itemSelectionChanged.connect(self._selected)
         self.total = QLabel()
@@ -78,21 +94,58 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
                 group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsSelectable)
                 self.tree.addTopLevelItem(group)
             item = QTreeWidgetItem([s.title, fmt.size(self._size(s)), s.risk])
-            item.setToolTip(0, s.reason)
+            item.setToolTip(0, f"{s.title}\n\n{s.reason}")
             item.setData(0, ID_ROLE, s.id)
             item.setCheckState(0, Qt.CheckState.Unchecked)
-            for path in s.paths:
-                child = QTreeWidgetItem([path])
-                child.setFlags(child.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
-                item.addChild(child)
             group.addChild(item)
+            self._add_contents(item, s)
         for group in groups.values():
             total = sum(self._size(s) for s in self._in(group))
             group.setText(1, fmt.size(total))
             group.setExpanded(True)
-        self.tree.resizeColumnToContents(0)
         self.tree.blockSignals(False)
         self._update_total()
+
+    def _add_contents(self, parent: QTreeWidgetItem, s: Suggestion) -> None:
+        """The rows under a suggestion: its folder, each item that goes (relative to that
+        folder), then each item that stays, greyed, with why."""
+        folder = self._row(parent, s.folder, f"in {s.folder}", s.folder)
+        folder.setFirstColumnSpanned(True)
+        now = time.time()
+        for i in s.items:
+            what = " · ".join(p for p in (s.relative(i.path), fmt.ago(now - i.mtime), i.note)
+                              if p)
+            self._row(parent, i.path, what, self._details(i, s),
+                      item_size(i, self.ws.apparent))
+        for k in s.kept:
+            row = self._row(parent, k.path, f"kept: {s.relative(k.path)} — {k.why}",
+                            self._details(k, s), item_size(k, self.ws.apparent))
+            font, grey = kept_look(self.tree, row.font(0))
+            for column in (0, 1):
+                row.setFont(column, font)
+                row.setForeground(column, grey)
+
+    @staticmethod
+    def _row(parent: QTreeWidgetItem, path: str, text: str, tip: str, size: int | None = None
+             ) -> QTreeWidgetItem:
+        row = QTreeWidgetItem([text, "" if size is None else fmt.size(size)])
+        row.setFlags(row.flags() & ~Qt.ItemFlag.ItemIsUserCheckable)
+        row.setData(0, PATH_ROLE, path)
+        row.setToolTip(0, tip)
+        parent.addChild(row)
+        return row
+
+    @staticmethod
+    def _details(item: PlanItem | KeptItem, s: Suggestion) -> str:
+        """The tooltip: the full path and everything known about the item."""
+        sizes = f"{fmt.size(item.disk_usage)} on disk, {fmt.size(item.apparent_size)} apparent"
+        if isinstance(item, KeptItem):
+            return "\n".join(p for p in (f"Stays: {item.path}", sizes,
+                                          f"Why: {item.why}", item.evidence) if p)
+        verb = "Compressed, then moved to the trash" if s.archive else "Moves to the trash"
+        return "\n".join(p for p in (f"{verb}: {item.path}", sizes,
+                                      f"Modified {fmt.ago(time.time() - item.mtime)}",
+                                      item.note) if p)
 
     def _in(self, group: QTreeWidgetItem) -> list[Suggestion]:
         plan = self.ws.plan
@@ -126,10 +179,11 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
             self.clean_requested.emit(chosen)
 
     def _selected(self) -> None:
+        """A row naming a path (the folder, an item, a kept item) selects it everywhere."""
         items = self.tree.selectedItems()
         if not items or self.ws.inventory is None:
             return
-        path = items[0].text(0) if items[0].data(0, ID_ROLE) is None else None
+        path = items[0].data(0, PATH_ROLE)
         if path:
             entry = self.ws.inventory.snapshot.find(path)
             if entry >= 0:

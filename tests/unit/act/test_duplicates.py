@@ -30,6 +30,8 @@ def test_copies_are_found_and_the_meaningful_name_is_kept(tmp_path: Path) -> Non
     dup = next(s for s in plan.suggestions if s.policy == "duplicates")
     assert sorted(Path(p).name for p in dup.paths) == ["embeddings.bin", "embeddings_copy.bin"]
     assert "final_embeddings.bin" in dup.reason
+    assert [(dup.relative(k.path), k.why) for k in dup.kept] == [
+        ("exports/final_embeddings.bin", "the copy that stays")]
     assert not any("data/raw" in p for s in plan.suggestions for p in s.paths)
 
 
