@@ -1,23 +1,35 @@
-"""Does the app's event loop stall while it scans a big tree? (issue 4)
+"""Does the app's event loop stall on a big tree? (issues 4 and 14)
 
     python benchmarks/bench_ui.py [--files 1000000] [--dir /tmp/mlspace-bench]
 
-Opens the main window offscreen, scans the generated tree, and measures the gaps between
-ticks of a 10 ms heartbeat timer from the moment the scan starts until the views show the
-result. Prints the longest gap (the worst freeze a user could feel) and the 99th percentile.
+Opens the main window offscreen and runs what a user does, one step after another: scan the
+generated tree and show the result, filter by a category, filter by a name, clear the
+filter, clean up the biggest suggestion (confirmed automatically) and undo it. A 10 ms
+heartbeat timer runs throughout; for each step the longest gap between its ticks is the
+worst freeze a user could feel during that step. Target: at most 50 ms each.
+
+The cleanup moves real files of the benchmark tree to a trash in a private data folder
+(XDG_DATA_HOME is pointed at a temporary folder) and the undo puts them back.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workspace import generate  # noqa: E402
+
+#: How long after a step's own work the loop is still watched (repaints, queued signals).
+SETTLE = 0.5
 
 
 def main() -> None:
@@ -25,43 +37,108 @@ def main() -> None:
                                      formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--files", type=int, default=1_000_000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/mlspace-bench"))
+    parser.add_argument("--profile", action="store_true",
+                        help="print where the GUI thread spent each step's time (cProfile)")
     args = parser.parse_args()
     root = generate(args.dir / f"tree-{args.files}", args.files)
+    private = tempfile.mkdtemp(prefix="mlspace-bench-ui-", dir=args.dir)
+    os.environ["XDG_DATA_HOME"] = os.path.join(private, "data")
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(private, "config")
+    os.environ["XDG_STATE_HOME"] = os.path.join(private, "state")
 
     from PySide6.QtCore import QTimer
 
+    from mlspace.classify import Category
+    from mlspace.filtering import FilterSpec
+    from mlspace.ui import main_window as main_window_module
     from mlspace.ui.app import make_app
     from mlspace.ui.main_window import MainWindow
 
     app = make_app()
     window = MainWindow()
+    window.resize(1280, 820)
     window.show()
+    # Confirm the cleanup without a person at the dialog.
+    main_window_module.ConfirmCleanup.exec = lambda self: self.DialogCode.Accepted  # type: ignore[method-assign]
     ticks: list[float] = []
     heartbeat = QTimer(interval=10)
     heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    done: dict[str, float] = {}
+    steps: list[tuple[str, float, float]] = []  # name, start, end
 
-    def finished() -> None:
-        done["at"] = time.perf_counter()
-        QTimer.singleShot(200, app.quit)
+    def biggest_suggestion() -> list:
+        plan = window.ws.plan
+        return [max(plan.suggestions, key=lambda s: s.bytes)] if plan and plan.suggestions \
+            else []
 
-    window.scan_finished.connect(finished)
+    def run_steps(todo: list[tuple[str, Callable[[], None], object | None]]) -> None:
+        """Run each step; one with a signal waits for it, the rest return when done."""
+        if not todo:
+            QTimer.singleShot(int(SETTLE * 1000), app.quit)
+            return
+        name, action, signal = todo[0]
+        start = time.perf_counter()
+        profiler = cProfile.Profile() if args.profile else None
+        if profiler is not None:
+            profiler.enable()
+
+        def settled() -> None:
+            if profiler is not None:
+                profiler.disable()
+                print(f"--- {name}")
+                pstats.Stats(profiler).sort_stats("cumulative").print_stats(r"mlspace", 15)
+            run_steps(todo[1:])
+
+        def done(*_: object) -> None:
+            if signal is not None:
+                signal.disconnect(done)  # type: ignore[attr-defined]
+            steps.append((name, start, time.perf_counter()))
+            QTimer.singleShot(int(SETTLE * 1000), settled)
+
+        if signal is not None:
+            signal.connect(done)  # type: ignore[attr-defined]
+        action()
+        if signal is None:
+            done()
+
+    plan_sizes: dict[str, int] = {}
+
+    def clean() -> None:
+        chosen = biggest_suggestion()
+        plan_sizes["items"] = sum(len(s.items) for s in chosen)
+        window.confirm_and_clean(chosen)
+
+    todo = [
+        ("scan and show the result", lambda: window.open_paths([str(root)]),
+         window.scan_finished),
+        ("filter: the Checkpoints bar", lambda: window.ws.toggle_category(Category.CHECKPOINT),
+         None),
+        ("filter: a file name", lambda: window.ws.set_filter(FilterSpec(text="optimizer")),
+         None),
+        ("clear the filter", window.clear_filters, None),
+        ("clean up the biggest suggestion", clean, window.cleanup_finished),
+        ("undo it", window.undo_last_cleanup, window.cleanup_finished),
+    ]
 
     def start() -> None:
-        done["start"] = time.perf_counter()
         heartbeat.start()
-        window.open_paths([str(root)])
+        run_steps(todo)
 
     QTimer.singleShot(100, start)
     app.exec()
-    gaps = sorted(b - a for a, b in zip(ticks, ticks[1:], strict=False))
-    worst = gaps[-1] * 1000 if gaps else float("nan")
-    p99 = gaps[int(len(gaps) * 0.99)] * 1000 if gaps else float("nan")
     entries = len(window.ws.inventory.snapshot) if window.ws.inventory else 0
-    print(f"tree: {root} ({entries:,} entries)")
-    print(f"scan + classify + first paint: {done['at'] - done['start']:.2f} s")
-    print(f"event loop: longest stall {worst:.0f} ms, 99th percentile gap {p99:.0f} ms "
-          f"({len(ticks)} heartbeats of 10 ms)")
+    print(f"tree: {root} ({entries:,} entries); cleaned {plan_sizes.get('items', 0)} items")
+    print(f"{'step':34} {'took':>8} {'longest stall':>14} {'p99 gap':>8}")
+    for name, start, end in steps:
+        inside = [t for t in ticks if start <= t <= end + SETTLE]
+        gaps = sorted(b - a for a, b in zip(inside, inside[1:], strict=False))
+        # The gap that spans the step's start counts too: a synchronous step blocks there.
+        before = [t for t in ticks if t < start]
+        if before and inside:
+            gaps.append(inside[0] - before[-1])
+            gaps.sort()
+        worst = gaps[-1] * 1000 if gaps else float("nan")
+        p99 = gaps[int(len(gaps) * 0.99)] * 1000 if gaps else float("nan")
+        print(f"{name:34} {end - start:7.2f}s {worst:11.0f} ms {p99:6.0f} ms")
 
 
 if __name__ == "__main__":

@@ -59,6 +59,19 @@ class Inventory:
     def run_by_id(self) -> dict[str, Run]:
         return {r.id: r for r in self.runs}
 
+    def run_label(self, run: Run) -> str:
+        """A run's name for people: its folder below the scanned folder
+        (``projB/lightning_logs/version_0``), since every Lightning run is ``version_0`` or
+        so and many trainers name runs ``run-…`` by date. With several folders scanned, the
+        scanned folder's own name comes first, so two ``lightning_logs/version_0`` differ."""
+        snap = self.snapshot
+        inside = snap.relative_path(run.entry)
+        if len(snap.roots) == 1 and inside != ".":
+            return inside
+        root = snap.roots[snap.root_of(run.entry)].rstrip("/")
+        top = os.path.basename(root) or root or "/"
+        return top if inside == "." else f"{top}/{inside}"
+
     def category(self, entry: int) -> Category:
         return Category(int(self.categories[entry]))
 
@@ -163,19 +176,41 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
     the entries ``leaving_out`` marks.
 
     Entries are summed run by run (see _booking_runs), so no temporary array as long as the
-    scan is made: on a million entries each one costs milliseconds of fresh memory.
+    scan is made: on a million entries each one costs milliseconds of fresh memory. When
+    most entries are left out (a filter that shows a few thousand files of a million), only
+    the rest is summed, entry by entry: the app recomputes this at every filter change.
     """
     rows, entries = len(snapshot.dir_entry), len(snapshot)
     starts, keys = _booking_runs(snapshot, categories)
     length = (rows + 1) * _CATEGORIES
     is_dir = (snapshot.kind == KIND_DIR).view(np.uint8)
-    lengths = np.diff(starts, append=entries)
+    counts = snapshot.counted if counted is None else counted
+    if leaving_out is not None and np.count_nonzero(leaving_out) > entries // 2:
+        disk, apparent, files = _sum_entries(snapshot, starts, keys, length,
+                                             counts & ~leaving_out,
+                                             ~leaving_out & ~is_dir.view(bool))
+    else:
+        disk, apparent, files = _sum_runs(snapshot, starts, keys, length, is_dir,
+                                          counts, leaving_out)
+    # One pass up the tree for the three columns: (rows, categories, column).
+    totals = np.stack([disk, apparent, files], axis=1).reshape(rows + 1, _CATEGORIES, 3)
+    totals = snapshot.tree.add_up(totals)[:rows]
+    out = (totals[..., 0] * 512, totals[..., 1].copy(), totals[..., 2].copy())
+    for array in out:
+        array.flags.writeable = False
+    return out
+
+
+def _sum_runs(snapshot: Snapshot, starts: np.ndarray, keys: np.ndarray, length: int,
+              is_dir: np.ndarray, counts: np.ndarray, leaving_out: np.ndarray | None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Blocks, apparent size and files per key: everything, run by run, less what must not
+    count (second paths to a file, and what is left out)."""
+    lengths = np.diff(starts, append=len(snapshot))
     disk, apparent, files = (exact_bincount(keys, values, length) for values in (
         np.add.reduceat(snapshot.blocks, starts),
         np.add.reduceat(snapshot.apparent, starts),
         lengths - np.add.reduceat(is_dir, starts, dtype=np.int64)))
-    # Take out again what must not count: second paths to a file, and what was left out.
-    counts = snapshot.counted if counted is None else counted
     not_counted = ~counts if leaving_out is None else ~counts | leaving_out
     gone = np.flatnonzero(not_counted)
     if len(gone):
@@ -186,13 +221,20 @@ def _category_totals(snapshot: Snapshot, categories: np.ndarray,
         left = np.flatnonzero(leaving_out & ~is_dir.view(bool))
         files -= np.bincount(keys[np.searchsorted(starts, left, side="right") - 1],
                              minlength=length)
-    # One pass up the tree for the three columns: (rows, categories, column).
-    totals = np.stack([disk, apparent, files], axis=1).reshape(rows + 1, _CATEGORIES, 3)
-    totals = snapshot.tree.add_up(totals)[:rows]
-    out = (totals[..., 0] * 512, totals[..., 1].copy(), totals[..., 2].copy())
-    for array in out:
-        array.flags.writeable = False
-    return out
+    return disk, apparent, files
+
+
+def _sum_entries(snapshot: Snapshot, starts: np.ndarray, keys: np.ndarray, length: int,
+                 sized: np.ndarray, counted_files: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Blocks and apparent size of the ``sized`` entries, and the ``counted_files``, per key."""
+    take = np.flatnonzero(sized)
+    take_keys = keys[np.searchsorted(starts, take, side="right") - 1]
+    file_entries = np.flatnonzero(counted_files)
+    file_keys = keys[np.searchsorted(starts, file_entries, side="right") - 1]
+    return (exact_bincount(take_keys, snapshot.blocks[take], length),
+            exact_bincount(take_keys, snapshot.apparent[take], length),
+            np.bincount(file_keys, minlength=length).astype(np.int64))
 
 
 def _booking_runs(snapshot: Snapshot, categories: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

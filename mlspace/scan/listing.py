@@ -70,17 +70,14 @@ def names_at(buffer: bytes | memoryview, offsets: np.ndarray, entries: np.ndarra
             for a, b in zip(starts, ends, strict=True)]
 
 
-def entries_containing(buffer: bytes | memoryview, offsets: np.ndarray, needle: bytes,
-                       ignore_case: bool = False) -> np.ndarray:
+def entries_containing(buffer: bytes | memoryview, offsets: np.ndarray, needle: bytes
+                       ) -> np.ndarray:
     """Indices (sorted) of the names in ``buffer`` that contain ``needle``: one literal search
     over the whole buffer, which runs at memory speed, and no name decoded."""
     if not needle:
         return np.zeros(0, dtype=np.int64)
-    haystack = buffer
-    if ignore_case:
-        haystack, needle = bytes(haystack).lower(), needle.lower()
     pattern = re.compile(re.escape(needle))
-    hits = np.fromiter((m.start() for m in pattern.finditer(haystack)), dtype=np.int64)
+    hits = np.fromiter((m.start() for m in pattern.finditer(buffer)), dtype=np.int64)
     entries = np.searchsorted(offsets, hits, side="right") - 1  # sorted, maybe repeated
     return entries[np.r_[True, entries[1:] != entries[:-1]]] if len(entries) else entries
 

@@ -136,7 +136,18 @@ class Snapshot:
 
     def names_containing(self, needle: bytes, ignore_case: bool = False) -> np.ndarray:
         """Entries whose name contains ``needle`` (sorted), without decoding any name."""
-        return entries_containing(self.name_buffer, self.name_offsets, needle, ignore_case)
+        if ignore_case:
+            return entries_containing(self._lowered_names(), self.name_offsets, needle.lower())
+        return entries_containing(self.name_buffer, self.name_offsets, needle)
+
+    def _lowered_names(self) -> bytes:
+        """The name buffer in lower case, made once: the app's name filter searches it at
+        every keystroke, and lowering a million names costs more than the search."""
+        cached = self.__dict__.get("_lowered")
+        if cached is None:
+            cached = bytes(self.name_buffer).lower()
+            object.__setattr__(self, "_lowered", cached)
+        return cached
 
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""

@@ -20,13 +20,14 @@ so, and the window then rescans, keeping the view (``load(..., keep_view=True)``
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
+from mlspace.advise.standing import StandingIndex
 from mlspace.ages import BUCKETS, AgeTable
 from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory, Run, Series
 from mlspace.filtering import (
@@ -38,6 +39,7 @@ from mlspace.filtering import (
 )
 from mlspace.paths import within
 from mlspace.scan import Totals
+from mlspace.scan.arrays import exact_bincount
 from mlspace.scan.walker import KIND_DIR
 
 
@@ -80,7 +82,8 @@ class Workspace(QObject):
         self.apparent = False
         self.selected = -1
         self.focus = -1
-        self.read_only_reason = ""
+        self.cleanup_off: dict[str, str] = {}  # scanned folders no cleanup may start in
+        # (an opened saved scan's, see mlspace.ui.saved_scans), with why
         self.advice = AdviceSettings()
         self.full_plan: Plan | None = None
         # ---- derived from the above, in _derive() only
@@ -95,11 +98,13 @@ class Workspace(QObject):
 
     # ---------------------------------------------------------------- loading
     def load(self, inventory: Inventory, ages: AgeTable, plan: Plan | None = None,
-             apparent: bool | None = None, keep_view: bool = False) -> None:
+             apparent: bool | None = None, keep_view: bool = False,
+             cleanup_off: Mapping[str, str] | None = None) -> None:
         """Show a new scan. ``plan`` is computed with it in the worker thread; without one
         (tests, imports) it is computed here. ``keep_view`` (a rescan of the same folders)
         keeps the filter, and the selection and the treemap's folder where they still
-        exist; otherwise the view starts afresh."""
+        exist; otherwise the view starts afresh. ``cleanup_off``: its scanned folders no
+        cleanup may start in, with why (see cleanup_refused)."""
         old = self.inventory
         keep = keep_view and old is not None
         selected = old.snapshot.path(self.selected) if keep and self.selected >= 0 else None
@@ -107,14 +112,17 @@ class Workspace(QObject):
         spec = self.filter.spec if keep else FilterSpec()
         self.inventory = inventory
         self.ages = ages
+        self.cleanup_off = dict(cleanup_off or {})
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
+        self._per_scan: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._gone = {}
         self._touched = {}
         self.filter = _EMPTY
         self._derive(disk=True, spec=spec)
         self.full_plan = plan if plan is not None else advise(inventory, self.advice)
+        self._standing = StandingIndex(self.full_plan)
         self.plan = self._plan_now()
         snap = inventory.snapshot
         roots = snap.root_entries
@@ -199,23 +207,36 @@ class Workspace(QObject):
             self.focus_changed.emit(entry)
 
     # ---------------------------------------------------------------- cleanups
+    def cleanup_refused(self, paths: Iterable[str]) -> str:
+        """Why no cleanup may move these paths ('' when it may): one lies in a scanned
+        folder of an opened saved scan that this machine cannot check it against. Every
+        view that offers a cleanup shows this reason instead, and the window refuses."""
+        for path in paths:
+            for root, reason in self.cleanup_off.items():
+                if within(path, {root}):
+                    return reason
+        return ""
+
+    @property
+    def read_only_reason(self) -> str:
+        """Why no cleanup at all may start from the scan shown ('' when some may): every
+        scanned folder is off (the suggestions panel says so above its list)."""
+        roots = self.inventory.snapshot.roots if self.inventory is not None else ()
+        reasons = [self.cleanup_off.get(root, "") for root in roots]
+        return "; ".join(dict.fromkeys(reasons)) if reasons and all(reasons) else ""
+
     def replan(self) -> None:
         """The scan's suggestions that still apply: one that names anything moved to the
-        trash since, or a folder holding it (its sizes are no longer what was scanned),
-        drops out, and comes back when that is undone (no re-advising)."""
+        trash since, or a folder holding it (its sizes are no longer what was scanned), or
+        that keeps something moved since (what it says stays no longer does), drops out,
+        and comes back when that is undone (no re-advising)."""
         if self.inventory is None or self.full_plan is None:
             return
         self.plan = self._plan_now()
         self.plan_changed.emit()
 
     def _plan_now(self) -> Plan | None:
-        if self.full_plan is None:
-            return None
-        gone = set(self._gone)
-        holding = {parent for p in gone for parent in _parents(p)}
-        kept = tuple(s for s in self.full_plan.suggestions
-                     if not gone or not any(within(p, gone) or p in holding for p in s.paths))
-        return Plan(self.full_plan.roots, kept)
+        return self._standing.standing(self._gone) if self.full_plan is not None else None
 
     def mark_removed(self, paths: Iterable[str], removed: bool = True) -> bool:
         """Paths moved to the trash (or, with removed=False, put back): every view follows.
@@ -265,14 +286,17 @@ class Workspace(QObject):
         assert inv is not None
         moved = set(paths)
         for s in inv.series:
+            # String tests first: a scan has thousands of series, a cleanup a few paths.
+            named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
+            took_named = any(within(p, moved) for p in named)
+            beside = [p for p in moved if os.path.dirname(p) == s.path]
+            if not took_named and not beside:
+                continue
             kept = [inv.artifact_by_id[m] for m in s.members]
             if not any(self._present(a) for a in kept):
                 continue  # the whole series went: a scan finds no series there either
-            named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
-            if any(within(p, moved) for p in named):
-                return True
             members = {a.path for a in kept}
-            if any(os.path.dirname(p) == s.path and p not in members for p in moved):
+            if took_named or any(p not in members for p in beside):
                 return True
         return False
 
@@ -424,24 +448,46 @@ class Workspace(QObject):
         return [(c, int(per_cat[c])) for c in ORDER if files[c] or per_cat[c]]
 
     def _charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(space per category, space per age bucket x category, files per category) now:
+        the scan's tables, less what went to the trash since and plus what counts in its
+        place (a hard link's other path). Only the entries that changed are summed, so a
+        cleanup of a few checkpoints in a million files costs microseconds, not a pass."""
         def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            inv, ages = self.inventory, self.ages
-            assert inv is not None and ages is not None
+            inv = self.inventory
+            assert inv is not None
             snap = inv.snapshot
-            n_cat = len(Category)
+            scanned = self._per_scan.get(self.apparent)
+            if scanned is None:
+                everything = np.arange(len(snap), dtype=np.int64)
+                scanned = self._per_scan[self.apparent] = self._chart_sums(
+                    everything[snap.counted], everything[snap.kind != KIND_DIR])
+            if not self._removed_any and self._counted is snap.counted:
+                return scanned
             keep = ~self.removed & self._counted
-            sizes = snap.apparent if self.apparent else snap.blocks * 512
-            per_cat = np.bincount(inv.categories[keep], weights=sizes[keep], minlength=n_cat)
-            files = ~self.removed & (snap.kind != KIND_DIR)
-            counted_files = files & keep
-            index = ages.buckets[counted_files].astype(np.int64) * n_cat + \
-                inv.categories[counted_files]
-            table = np.bincount(index, weights=sizes[counted_files],
-                                minlength=len(BUCKETS) * n_cat)
-            file_counts = np.bincount(inv.categories[files], minlength=n_cat)
-            return (per_cat.astype(np.int64),
-                    table.reshape(len(BUCKETS), n_cat).astype(np.int64), file_counts)
+            changed = np.flatnonzero(keep != snap.counted)
+            added, taken = changed[keep[changed]], changed[~keep[changed]]
+            files_gone = np.flatnonzero(self.removed & (snap.kind != KIND_DIR))
+            plus = self._chart_sums(added, np.zeros(0, dtype=np.int64))
+            minus = self._chart_sums(taken, files_gone)
+            return tuple(a + b - c for a, b, c in zip(scanned, plus, minus, strict=True))  # type: ignore[return-value]
         return self._cached(f"disk:charts:{self.apparent}", make)  # type: ignore[return-value]
+
+    def _chart_sums(self, counted: np.ndarray, files: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The chart tables of the ``counted`` entries (space) and the ``files`` (counts)."""
+        inv, ages = self.inventory, self.ages
+        assert inv is not None and ages is not None
+        snap = inv.snapshot
+        n_cat = len(Category)
+        sizes = snap.apparent[counted] if self.apparent else snap.blocks[counted] * 512
+        categories = inv.categories[counted]
+        per_cat = exact_bincount(categories, sizes, n_cat)
+        counted_files = snap.kind[counted] != KIND_DIR
+        index = ages.buckets[counted[counted_files]].astype(np.int64) * n_cat + \
+            categories[counted_files]
+        table = exact_bincount(index, sizes[counted_files], len(BUCKETS) * n_cat)
+        file_counts = np.bincount(inv.categories[files], minlength=n_cat).astype(np.int64)
+        return per_cat, table.reshape(len(BUCKETS), n_cat), file_counts
 
     # ---------------------------------------------------------------- artifacts and runs
     def artifact_at(self, entry: int) -> Artifact | None:
@@ -518,16 +564,6 @@ class Workspace(QObject):
                 if s.subject in subjects | series_here
                 or any(p == path or p.startswith(path.rstrip("/") + "/")
                        or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
-
-
-def _parents(path: str) -> Iterable[str]:
-    """Every folder above a path."""
-    while True:
-        parent = os.path.dirname(path)
-        if parent == path:
-            return
-        yield parent
-        path = parent
 
 
 _EMPTY = FilterResult(FilterSpec(), None, None, *(np.zeros(0, dtype=np.int64),) * 4)

@@ -1,0 +1,65 @@
+"""The charts' tables after a cleanup and its undo equal a fresh scan's, also when a hard
+link's counted path went and its other path counts now (the tables are updated by the
+entries that changed, not summed again)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from layouts import make
+
+from mlspace.ages import age_table
+from mlspace.classify import classify
+from mlspace.scan import ScanOptions, scan
+from mlspace.ui.workspace import Workspace
+
+
+def _loaded(root: Path) -> Workspace:
+    inv = classify(scan([root], ScanOptions(workers=1)))
+    ws = Workspace()
+    ws.load(inv, age_table(inv))
+    return ws
+
+
+def _tables(ws: Workspace) -> list[object]:
+    out: list[object] = []
+    for apparent in (False, True):
+        ws.set_apparent(apparent)
+        per_cat, table = ws.chart_tables()
+        out += [per_cat.tolist(), table.tolist(), ws.chart_categories()]
+    return out
+
+
+@pytest.mark.parametrize(("moved", "frees"), [
+    # The counted path of a hard-linked file: its other path counts now, nothing is freed.
+    (["data/a.npy"], False), (["run/a-link.npy"], False),
+    (["run/checkpoint-10"], True), (["data", "run/train.log"], True), (["run"], True),
+])
+def test_chart_tables_follow_cleanup_and_undo(tmp_path: Path, moved: list[str],
+                                              frees: bool) -> None:
+    root = tmp_path / "ws"
+    make(root, {
+        "run/checkpoint-10/model.safetensors": 9000, "run/checkpoint-10/optimizer.pt": 7000,
+        "run/checkpoint-20/model.safetensors": 9000, "run/train.log": 3000,
+        "data/a.npy": 5000, "data/b.npy": 6000, "src/__pycache__/x.pyc": 400,
+    })
+    os.link(root / "data" / "a.npy", root / "run" / "a-link.npy")
+    ws = _loaded(root)
+    before = _tables(ws)
+    trash = tmp_path / "trash"
+    trash.mkdir()
+    for m in moved:
+        shutil.move(root / m, trash / m.replace("/", "_"))
+    ws.mark_removed([str(root / m) for m in moved])
+    after = _tables(ws)
+    assert after == _tables(_loaded(root))
+    assert (after != before) == frees
+    for m in moved:
+        shutil.move(trash / m.replace("/", "_"), root / m)
+    ws.mark_removed([str(root / m) for m in moved], removed=False)
+    assert _tables(ws) == before == _tables(_loaded(root))
+    assert np.asarray(before[0]).sum() > 0
