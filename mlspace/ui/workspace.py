@@ -116,7 +116,6 @@ class Workspace(QObject):
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
-        self._per_scan: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._gone = {}
         self._touched = {}
         self.filter = _EMPTY
@@ -456,11 +455,7 @@ class Workspace(QObject):
             inv = self.inventory
             assert inv is not None
             snap = inv.snapshot
-            scanned = self._per_scan.get(self.apparent)
-            if scanned is None:
-                everything = np.arange(len(snap), dtype=np.int64)
-                scanned = self._per_scan[self.apparent] = self._chart_sums(
-                    everything[snap.counted], everything[snap.kind != KIND_DIR])
+            scanned = self._scanned_charts()
             if not self._removed_any and self._counted is snap.counted:
                 return scanned
             keep = ~self.removed & self._counted
@@ -471,6 +466,20 @@ class Workspace(QObject):
             minus = self._chart_sums(taken, files_gone)
             return tuple(a + b - c for a, b, c in zip(scanned, plus, minus, strict=True))  # type: ignore[return-value]
         return self._cached(f"disk:charts:{self.apparent}", make)  # type: ignore[return-value]
+
+    def _scanned_charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The chart tables of the scan as it was, from the totals classification and the
+        age table already hold (no pass over the entries on the GUI thread)."""
+        inv, ages = self.inventory, self.ages
+        assert inv is not None and ages is not None
+        totals = inv.category_totals()
+        per_cat = np.zeros(len(Category), dtype=np.int64)
+        files = np.zeros(len(Category), dtype=np.int64)
+        for category, t in totals.items():
+            per_cat[category] = t.apparent_size if self.apparent else t.disk_usage
+            files[category] = t.files
+        table = ages.by_category_apparent if self.apparent else ages.by_category
+        return per_cat, table, files
 
     def _chart_sums(self, counted: np.ndarray, files: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

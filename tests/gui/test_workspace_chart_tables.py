@@ -63,3 +63,34 @@ def test_chart_tables_follow_cleanup_and_undo(tmp_path: Path, moved: list[str],
     ws.mark_removed([str(root / m) for m in moved], removed=False)
     assert _tables(ws) == before == _tables(_loaded(root))
     assert np.asarray(before[0]).sum() > 0
+
+
+def test_tables_are_the_sums_over_the_entries(tmp_path: Path) -> None:
+    """The tables the charts start from equal sums over the scan's entries, one by one."""
+    from mlspace.ages import BUCKETS
+    from mlspace.classify import Category
+    from mlspace.demo import generate
+
+    ws = _loaded(generate(tmp_path / "demo"))
+    inv, ages = ws.inventory, ws.ages
+    assert inv is not None and ages is not None
+    snap = inv.snapshot
+    for apparent in (False, True):
+        ws.set_apparent(apparent)
+        space = dict.fromkeys(Category, 0)
+        files = dict.fromkeys(Category, 0)
+        table = np.zeros((len(BUCKETS), len(Category)), dtype=np.int64)
+        for entry in range(len(snap)):
+            category = inv.category(entry)
+            size = int(snap.apparent[entry]) if apparent else snap.disk_usage(entry)
+            is_file = not snap.is_dir(entry)
+            files[category] += is_file
+            if snap.counted[entry]:
+                space[category] += size
+                if is_file:
+                    table[ages.buckets[entry], category] += size
+        per_cat, shown_table = ws.chart_tables()
+        assert per_cat.tolist() == [space[c] for c in Category]
+        assert shown_table.tolist() == table.tolist()
+        assert dict(ws.chart_categories()) == {c: space[c] for c in Category
+                                               if files[c] or space[c]}
