@@ -65,7 +65,7 @@ FILE_TOUCHING_MODULES = {
     "act/lock.py": "mlspace's own lock files, one per tree an unattended run works on",
     "index/history.py": "mlspace's own saved scans, kept and thinned in its data folder",
     "scan/walker.py": "opens folders to list them (the scan)",
-    "cli.py": "writes the output file the user named",
+    "cli/output.py": "writes the output file the user named",
     "demo.py": "writes the sample workspace",
     "desktop.py": "installs the menu entry and icons",
     "classify/rules.py": "reads the user's own rules file in mlspace's config folder",

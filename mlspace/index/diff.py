@@ -3,12 +3,12 @@ explain the change, and runs that came, went, grew or shrank (``mlspace diff``).
 
 Folders are matched by their path below the scanned folder when each scan has one root (so
 a workspace scanned on two machines, or moved, still compares), else by absolute path.
-Every listed folder is compared by its size on disk. The folders named are those that
-explain the change, each saying something the others do not, so that their changes add up to
-the total: a new (or removed) folder is named, and nothing inside it (all of that is new
-too); a folder that grew or shrank is named only where files directly in it changed, not
-when its subfolders' changes add up to all of its own (they are named instead). So adding a
-run names the run, not also its parents or its checkpoints.
+Everything is compared by size on disk, and again by apparent size. The folders named are
+those that explain the change, each saying something the others do not, so that their
+changes add up to the total: a new (or removed) folder is named, and nothing inside it (all
+of that is new too); a folder that grew or shrank is named only where files directly in it
+changed, not when its subfolders' changes add up to all of its own (they are named instead).
+So adding a run names the run, not also its parents or its checkpoints.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mlspace.classify import ORDER, Category, Inventory
+from mlspace.classify import ORDER, Category, Inventory, Run
 from mlspace.index.info import ScanInfo
 
 GROWN, SHRUNK, NEW, REMOVED = "grown", "shrunk", "new", "removed"
@@ -39,21 +39,46 @@ class Side:
 
 
 def diff(old: Side, new: Side) -> dict[str, object]:
-    """The comparison as the JSON document of ``mlspace diff --format json``."""
+    """The comparison as the JSON document of ``mlspace diff --format json``: by size on
+    disk, and the same comparison by apparent size under ``apparent`` (sparse files change
+    what they hold while their size on disk stays near nothing)."""
     key_old, key_new = _key_functions(old.inventory, new.inventory)
-    before_total = old.inventory.snapshot.grand_totals().disk_usage
-    after_total = new.inventory.snapshot.grand_totals().disk_usage
-    before_cats, after_cats = old.inventory.category_totals(), new.inventory.category_totals()
+    folders = (
+        {key_old(p): row for row, p in enumerate(old.inventory.snapshot.dir_paths)},
+        {key_new(p): row for row, p in enumerate(new.inventory.snapshot.dir_paths)},
+    )
+    runs = ({key_old(r.path): r for r in old.inventory.runs},
+            {key_new(r.path): r for r in new.inventory.runs})
+    compare = _Comparison(old.inventory, new.inventory, folders, runs)
     return {
         "version": DIFF_VERSION,
         "from": _describe(old),
         "to": _describe(new),
-        "totals": _change(before_total, after_total),
-        "categories": {c.id: _change(before_cats[c].disk_usage, after_cats[c].disk_usage)
-                       for c in ORDER},
-        "changes": _folder_changes(old.inventory, new.inventory, key_old, key_new),
-        "runs": _run_changes(old.inventory, new.inventory, key_old, key_new),
+        **compare.by(apparent=False),
+        "apparent": compare.by(apparent=True),
     }
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    """Two inventories and their folders and runs matched by key, compared by either size."""
+
+    old: Inventory
+    new: Inventory
+    folders: tuple[dict[str, int], dict[str, int]]  # key -> folder row, old and new
+    runs: tuple[dict[str, Run], dict[str, Run]]  # key -> run, old and new
+
+    def by(self, apparent: bool) -> dict[str, object]:
+        measure = "apparent_size" if apparent else "disk_usage"
+        before_cats, after_cats = self.old.category_totals(), self.new.category_totals()
+        return {
+            "totals": _change(getattr(self.old.snapshot.grand_totals(), measure),
+                              getattr(self.new.snapshot.grand_totals(), measure)),
+            "categories": {c.id: _change(getattr(before_cats[c], measure),
+                                         getattr(after_cats[c], measure)) for c in ORDER},
+            "changes": _folder_changes(self.old, self.new, *self.folders, apparent),
+            "runs": _run_changes(*self.runs, measure),
+        }
 
 
 def _change(before: int, after: int) -> dict[str, int]:
@@ -95,15 +120,15 @@ def _parent(key: str) -> str | None:
     return head if head else "."
 
 
-def _folder_changes(old: Inventory, new: Inventory, key_old: Callable[[str], str],
-                    key_new: Callable[[str], str]) -> list[dict[str, object]]:
-    before = {key_old(p): row for row, p in enumerate(old.snapshot.dir_paths)}
-    after = {key_new(p): row for row, p in enumerate(new.snapshot.dir_paths)}
-    old_disk, new_disk = old.snapshot.dir_disk.tolist(), new.snapshot.dir_disk.tolist()
+def _folder_changes(old: Inventory, new: Inventory, before: dict[str, int],
+                    after: dict[str, int], apparent: bool) -> list[dict[str, object]]:
+    old_sizes, new_sizes = (
+        (inv.snapshot.dir_apparent if apparent else inv.snapshot.dir_disk).tolist()
+        for inv in (old, new))
     changed: dict[str, tuple[str, int, int]] = {}
     for key in before.keys() | after.keys():
-        was = old_disk[before[key]] if key in before else 0
-        now = new_disk[after[key]] if key in after else 0
+        was = old_sizes[before[key]] if key in before else 0
+        now = new_sizes[after[key]] if key in after else 0
         if key not in before:
             changed[key] = (NEW, was, now)
         elif key not in after:
@@ -126,28 +151,28 @@ def _folder_changes(old: Inventory, new: Inventory, key_old: Callable[[str], str
             else old.snapshot.dir_paths[before[key]]
         named.append((-abs(now - was), path, key, status, was, now))
     return [{"path": path,
-             "category": _category(old, new, before.get(key), after.get(key)).id,
+             "category": _category(old, new, before.get(key), after.get(key), apparent).id,
              "before": was, "after": now, "delta": now - was, "status": status}
             for _, path, key, status, was, now in sorted(named)]
 
 
-def _category(old: Inventory, new: Inventory, old_row: int | None, new_row: int | None
-              ) -> Category:
+def _category(old: Inventory, new: Inventory, old_row: int | None, new_row: int | None,
+              apparent: bool) -> Category:
     """The category whose size changed most in the folder."""
     width = len(Category)
-    was = old.dir_category_disk[old_row] if old_row is not None else np.zeros(width, np.int64)
-    now = new.dir_category_disk[new_row] if new_row is not None else np.zeros(width, np.int64)
+    old_sizes, new_sizes = ((inv.dir_category_apparent if apparent else inv.dir_category_disk)
+                            for inv in (old, new))
+    was = old_sizes[old_row] if old_row is not None else np.zeros(width, np.int64)
+    now = new_sizes[new_row] if new_row is not None else np.zeros(width, np.int64)
     return Category(int(np.argmax(np.abs(now - was))))
 
 
-def _run_changes(old: Inventory, new: Inventory, key_old: Callable[[str], str],
-                 key_new: Callable[[str], str]) -> list[dict[str, object]]:
-    before = {key_old(r.path): r for r in old.runs}
-    after = {key_new(r.path): r for r in new.runs}
+def _run_changes(before: dict[str, Run], after: dict[str, Run], measure: str
+                 ) -> list[dict[str, object]]:
     named = []
     for key in before.keys() | after.keys():
-        was = before[key].disk_usage if key in before else 0
-        now = after[key].disk_usage if key in after else 0
+        was = getattr(before[key], measure) if key in before else 0
+        now = getattr(after[key], measure) if key in after else 0
         if key not in before:
             status = NEW
         elif key not in after:

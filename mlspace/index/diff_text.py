@@ -26,20 +26,23 @@ def _side(side: dict[str, Any]) -> str:
     return f"{name} ({where})" if where else name
 
 
-def diff_table(doc: dict[str, Any]) -> str:
-    totals = doc["totals"]
+def diff_table(doc: dict[str, Any], apparent: bool = False) -> str:
+    """The comparison by size on disk, or (``apparent``, `diff --apparent`) by apparent
+    size: the document's ``apparent`` part, which has the same keys."""
+    sizes = doc["apparent"] if apparent else doc
+    totals = sizes["totals"]
     lines = [f"Comparing {', '.join(doc['to']['roots'])}",
              f"  from {_side(doc['from'])}",
              f"  to   {_side(doc['to'])}",
              "",
-             f"  {'on disk':<20}{fmt.size(totals['before']):>12} -> "
+             f"  {'apparent' if apparent else 'on disk':<20}{fmt.size(totals['before']):>12} -> "
              f"{fmt.size(totals['after']):>12}  {signed_size(totals['delta'])}"]
     for category in ORDER:
-        change = doc["categories"][category.id]
+        change = sizes["categories"][category.id]
         if change["delta"]:
             lines.append(f"  {category.info.label:<20}{fmt.size(change['before']):>12} -> "
                          f"{fmt.size(change['after']):>12}  {signed_size(change['delta'])}")
-    changes = doc["changes"]
+    changes = sizes["changes"]
     if not changes:
         lines += ["", "No folder changed size."]
     else:
@@ -48,7 +51,7 @@ def diff_table(doc: dict[str, Any]) -> str:
                   f"{c['path']}" for c in changes[:SHOWN]]
         if len(changes) > SHOWN:
             lines.append(f"  … and {len(changes) - SHOWN} more (see --format json)")
-    runs = doc["runs"]
+    runs = sizes["runs"]
     if runs:
         lines += ["", "Runs:"]
         lines += [f"  {r['status']:<8} {fmt.size(r['before']):>10} -> {fmt.size(r['after']):>10}"

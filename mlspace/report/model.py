@@ -81,11 +81,12 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report
             for i, b in enumerate(BUCKETS)
         ],
         "runs": runs,
-        "series": [series_record(s) for s in inv.series],
+        "series": [series_record(s, inv) for s in inv.series],
         "top_artifacts": artifacts[:TOP_ARTIFACTS],
         "artifacts": artifacts,
         "suggestions": [suggestion_record(s) for s in plan.suggestions],
         "reclaimable": plan.total_bytes,
+        "reclaimable_apparent": sum(s.apparent_bytes for s in plan.suggestions),
         "reclaimable_by_risk": {risk: sum(s.bytes for s in plan.suggestions if s.risk == risk)
                                 for risk in (SAFE, REVIEW, RISKY)},
         "cleanups": cleanups,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from mlspace import fmt
 from mlspace.act.tier_advice import action_of
 from mlspace.advise import Plan, Suggestion
@@ -34,20 +36,28 @@ def plan_record(plan: Plan) -> dict[str, object]:
         "version": 1,
         "roots": list(plan.roots),
         "total_bytes": plan.total_bytes,
+        "total_apparent_bytes": sum(s.apparent_bytes for s in plan.suggestions),
         "suggestions": [suggestion_record(s) for s in plan.suggestions],
     }
 
 
-def plan_table(plan: Plan, with_paths: bool = False, applying: bool = False) -> str:
+def plan_table(plan: Plan, with_paths: bool = False, applying: bool = False,
+               apparent: bool = False) -> str:
     """The plan as `plan` prints it, or (``applying``) as `clean` shows what it is about to
-    move: then without the lines that only make sense for `plan`."""
+    move: then without the lines that only make sense for `plan`. ``apparent`` (`plan
+    --apparent`) sizes, orders and totals it by apparent size instead of size on disk: on
+    sparse files, the only size that tells the suggestions apart."""
     if not plan.suggestions:
         return "Nothing to suggest: no old checkpoints, copies, dumps or caches found."
-    head = f"{fmt.plural(len(plan.suggestions), 'suggestion')}, {fmt.size(plan.total_bytes)}"
-    lines = [f"{head} on disk in all" + ("" if applying else
-                                          " (nothing is removed by `plan`)"), ""]
-    for s in plan.suggestions:
-        lines.append(f"{s.id:<32} {fmt.size(s.bytes):>10}  [{s.risk}]  {s.title}")
+    size = attrgetter("apparent_bytes" if apparent else "bytes")
+    suggestions = sorted(plan.suggestions, key=lambda s: -s.apparent_bytes) if apparent \
+        else plan.suggestions
+    total = sum(map(size, suggestions))
+    head = f"{fmt.plural(len(suggestions), 'suggestion')}, {fmt.size(total)}"
+    lines = [f"{head} {'apparent' if apparent else 'on disk'} in all"
+             + ("" if applying else " (nothing is removed by `plan`)"), ""]
+    for s in suggestions:
+        lines.append(f"{s.id:<32} {fmt.size(size(s)):>10}  [{s.risk}]  {s.title}")
         lines.append(f"{'':34}{s.reason}")
         if with_paths:
             lines += [f"{'':36}{p}" for p in s.paths]

@@ -41,7 +41,15 @@ def artifact_record(a: Artifact) -> dict[str, object]:
     }
 
 
-def series_record(s: Series) -> dict[str, object]:
+def series_apparent_size(s: Series, inv: Inventory) -> int:
+    """A series' apparent size, added up as its size on disk is (a hard-linked copy of a
+    member counts once). Series keeps only the size on disk, as saved scans do, so this is
+    computed from its members."""
+    members = (inv.artifact_by_id[m] for m in s.members)
+    return sum(a.apparent_size for a in members if a.copy_kind != "hard link")
+
+
+def series_record(s: Series, inv: Inventory) -> dict[str, object]:
     return {
         "id": s.id,
         "path": s.path,
@@ -57,6 +65,7 @@ def series_record(s: Series) -> dict[str, object]:
         "best_mode": s.best_mode,
         "protected": list(s.protected),
         "disk_usage": s.disk_usage,
+        "apparent_size": series_apparent_size(s, inv),
     }
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 from mlspace import fmt
-from mlspace.classify import ORDER, Artifact, Inventory, Series
+from mlspace.classify import ORDER, Inventory, Series
+from mlspace.report.records import series_apparent_size
 
 
 def _short(artifact_id: str | None) -> str:
@@ -30,23 +31,30 @@ def latest_label(s: Series, inv: Inventory) -> str:
     return _short(s.latest) + step
 
 
-def inventory_story(inv: Inventory, top: int = 12) -> str:
+def inventory_story(inv: Inventory, top: int = 12, apparent: bool = False) -> str:
+    """The story on one screen; ``apparent`` (`inventory --apparent`) sizes, shares and
+    orders it by apparent size instead of size on disk, which on sparse files is the only
+    size that tells them apart."""
     snap = inv.snapshot
     t = snap.grand_totals()
+    measure = "apparent_size" if apparent else "disk_usage"
     lines = [
         f"{', '.join(snap.roots)}: {fmt.size(t.disk_usage)} on disk "
         f"({fmt.size(t.apparent_size)} apparent) in {fmt.count(t.files)} files, "
         f"scanned in {fmt.duration(snap.duration)}",
         "",
-        f"{'By category':<22}{'on disk':>12}{'share':>8}{'files':>12}",
+        f"{'By category':<22}{'apparent' if apparent else 'on disk':>12}{'share':>8}"
+        f"{'files':>12}",
     ]
     totals = inv.category_totals()
+    whole = getattr(t, measure)
     for cat in ORDER:
         c = totals[cat]
-        if c.files == 0 and c.disk_usage == 0:
+        size = getattr(c, measure)
+        if c.files == 0 and size == 0:
             continue
-        share = 100 * c.disk_usage / t.disk_usage if t.disk_usage else 0
-        lines.append(f"  {cat.info.label:<20}{fmt.size(c.disk_usage):>12}{share:>7.0f}%"
+        share = 100 * size / whole if whole else 0
+        lines.append(f"  {cat.info.label:<20}{fmt.size(size):>12}{share:>7.0f}%"
                      f"{fmt.count(c.files):>12}")
     ckpt_series = [s for s in inv.series if s.members]
     if ckpt_series:
@@ -54,23 +62,22 @@ def inventory_story(inv: Inventory, top: int = 12) -> str:
         n_runs = len({s.run for s in ckpt_series})
         lines += ["", f"Checkpoints: {n_ckpt} in {len(ckpt_series)} series of {n_runs} runs, "
                       "largest first"]
-        for s in sorted(ckpt_series, key=lambda s: -s.disk_usage)[:top]:
+        sizes = {s.id: series_apparent_size(s, inv) if apparent else s.disk_usage
+                 for s in ckpt_series}
+        for s in sorted(ckpt_series, key=lambda s: -sizes[s.id])[:top]:
             run = inv.run_by_id.get(s.run or "")
             where = os.path.relpath(s.path, run.path) if run else ""
             name = (run.name if run else os.path.basename(s.path)) + (
                 f"/{where}" if where not in ("", ".") else "")
-            lines.append(f"  {fmt.size(s.disk_usage):>10}  {len(s.members):>3} ckpt  {name}"
+            lines.append(f"  {fmt.size(sizes[s.id]):>10}  {len(s.members):>3} ckpt  {name}"
                          f"  [{s.tool}]")
             lines.append(f"{'':16}best: {best_label(s, inv)}   latest: {latest_label(s, inv)}")
     biggest = sorted((a for a in inv.artifacts if a.kind != "run"),
-                     key=lambda a: -a.disk_usage)[:top]
+                     key=lambda a: -getattr(a, measure))[:top]
     if biggest:
         lines += ["", "Largest items:"]
-        lines += [_artifact_line(a) for a in biggest]
+        lines += [f"  {fmt.size(getattr(a, measure)):>10}  {a.category.info.label:<17} {a.path}"
+                  for a in biggest]
     if inv.warnings:
         lines += ["", *(f"warning: {w}" for w in inv.warnings)]
     return "\n".join(lines)
-
-
-def _artifact_line(a: Artifact) -> str:
-    return f"  {fmt.size(a.disk_usage):>10}  {a.category.info.label:<17} {a.path}"

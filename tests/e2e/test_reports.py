@@ -19,7 +19,7 @@ from mlspace.report.render import CSV_COLUMNS
 REPORT_SCHEMA_KEYS = {
     "version", "generated", "host", "roots", "totals", "scan_seconds", "cancelled",
     "categories", "ages", "runs", "series", "top_artifacts", "artifacts", "suggestions",
-    "reclaimable", "reclaimable_by_risk", "cleanups",
+    "reclaimable", "reclaimable_apparent", "reclaimable_by_risk", "cleanups",
 }
 
 

@@ -1,0 +1,16 @@
+"""The ``mlspace`` command: the same engine as the app, headless, for servers over SSH.
+
+One module a job: ``dispatch`` (the entry point), ``parser`` (the commands and their
+arguments), ``app`` (opening the app), ``sources`` (scanning or opening what a command works
+on), ``output`` (stdout or -o FILE), ``terminal`` (progress and questions), ``exits`` (exit
+codes), and a ``cmd_*`` module per group of commands.
+
+Exit codes: 0 ok, 1 finished but some paths could not be read (results still printed),
+2 bad usage or a missing root (a message, never a traceback), 130 interrupted.
+"""
+
+from mlspace.cli.app import run_gui
+from mlspace.cli.dispatch import main
+from mlspace.cli.parser import build_parser
+
+__all__ = ["build_parser", "main", "run_gui"]

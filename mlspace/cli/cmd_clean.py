@@ -1,0 +1,99 @@
+"""``mlspace clean`` and ``mlspace undo``: move planned suggestions to the trash, after a
+fresh scan and plan, and put them back."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from mlspace import fmt
+from mlspace.cli.cmd_plan import chosen_suggestions, plan_from_args
+from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, UsageError, exit_code_for
+from mlspace.cli.sources import saved_scan
+from mlspace.cli.terminal import go_ahead
+
+
+def _rescan_saved_roots(args: argparse.Namespace) -> None:
+    """`clean` given a saved scan cleans the folders it names, scanned again now (a cleanup
+    is never planned on what a file says), with the scan's own excludes: so the folders
+    must be on this machine."""
+    saved = saved_scan(args)
+    if saved is None:
+        return
+    roots = saved.snapshot.roots
+    missing = [r for r in roots if not os.path.isdir(r)]
+    if missing or not roots:
+        where = f" (it was made on {saved.info.host})" if saved.info.host else ""
+        raise UsageError(f"cannot clean from {saved.path}: "
+                         + (f"the folder {missing[0]} is not on this machine" if missing
+                            else "it names no folder")
+                         + f"{where}; `clean` scans the saved scan's folders again, here")
+    options = saved.info.options
+    args.paths = list(roots)
+    saved_exclude = options.get("exclude")
+    if isinstance(saved_exclude, list):
+        args.exclude = [str(p) for p in saved_exclude] + list(args.exclude)
+    args.cross_filesystems = args.cross_filesystems or options.get("cross_filesystems") is True
+
+
+def cmd_clean(args: argparse.Namespace) -> int:
+    from mlspace.act import JournalUnavailable, execute
+    from mlspace.act.tier_advice import action_of
+    from mlspace.report.plan_text import plan_table
+
+    _rescan_saved_roots(args)
+    snapshot, _, plan = plan_from_args(args)
+    selected = chosen_suggestions(plan, args.apply)
+    if archives := [s.id for s in selected if action_of(s) == "archive"]:
+        raise UsageError(f"{', '.join(archives)}: archive suggestions are applied with "
+                         "`mlspace archive`, never trashed")
+    print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True, applying=True))
+    if not go_ahead("Move these to the trash?", args):
+        return EXIT_OK
+    try:
+        result = execute(selected, plan.roots)
+    except JournalUnavailable as err:
+        raise UsageError(f"{err}; nothing was moved") from None
+    print(f"\nMoved to the trash: {fmt.size(result.freed)} "
+          f"({fmt.plural(len(result.outcomes) - len(result.skipped), 'item')}). Cleanup id: "
+          f"{result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
+    for outcome in result.skipped:
+        print(f"  skipped {outcome.path}: {outcome.reason}")
+    if result.stopped:
+        print(f"mlspace: stopped early: {result.stopped}", file=sys.stderr)
+    return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from mlspace.act import history, last_undoable, undo
+
+    if args.list:
+        for record in history():
+            left = fmt.plural(len(record.trashed), "item")
+            state = "undone" if record.undone else f"{left} in the trash"
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
+            print(f"{record.id}  {when}  {fmt.size(record.freed):>10}  {state}  {record.title}"
+                  f"  (in {', '.join(record.roots)})")
+        return EXIT_OK
+    cleanup = args.cleanup
+    if cleanup is None:
+        last = last_undoable()
+        if last is None:
+            raise UsageError("nothing to undo")
+        cleanup = last.id
+    try:
+        results = undo(cleanup, beside=args.beside)
+    except KeyError as err:
+        raise UsageError(str(err.args[0])) from None
+    except NotImplementedError as err:
+        raise UsageError(str(err)) from None
+    failed = [r for r in results if r.restored_to is None]
+    for r in results:
+        if r.restored_to is None:
+            print(f"  not restored {r.path}: {r.reason}")
+        elif r.restored_to != r.path:
+            print(f"  restored {r.path} as {r.restored_to}")
+    print(f"Restored {len(results) - len(failed)} of {len(results)} items of {cleanup}.")
+    return EXIT_UNREADABLE if failed else EXIT_OK

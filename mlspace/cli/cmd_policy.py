@@ -1,0 +1,188 @@
+"""``mlspace policy`` and ``mlspace apply-policy``: write and check a policy, and apply
+what it allows without a person there (from a systemd timer or cron, which
+``--install-timer`` sets up)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from mlspace import fmt
+from mlspace.cli.cmd_archive import print_settled, report_result, require_folders, user_settings
+from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError, exit_code_for
+from mlspace.cli.output import output_stream
+from mlspace.cli.sources import scan_and_classify
+from mlspace.cli.terminal import CopyMeter, confirm
+
+POLICY_NAME = "mlspace-policy.toml"
+
+
+def cmd_policy(args: argparse.Namespace) -> int:
+    from mlspace.act import policy
+    from mlspace.act.journal import policy_runs
+    from mlspace.config import config_dir
+
+    if args.action == "runs":
+        for run in policy_runs():
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.get("time", 0)))
+            print(f"{when}  exit {run.get('exit_code')}  {fmt.size(run.get('freed', 0)):>10}  "
+                  f"{run.get('moved_items', 0)} moved, {run.get('skipped_items', 0)} skipped  "
+                  f"{', '.join(run.get('roots', []))}  {run.get('cleanup_id') or ''}")
+        return EXIT_OK
+    if args.action == "check":
+        if not args.path:
+            raise UsageError("policy check takes the policy file")
+        try:
+            checked = policy.load(args.path)
+        except policy.PolicyError as err:
+            print(f"mlspace: bad policy: {err}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"{args.path}: {len(checked.rules)} rules, OK")
+        return EXIT_OK
+    target = Path(args.path) if args.path else config_dir() / "policy.toml"
+    if target.is_dir():
+        target = target / POLICY_NAME
+    if os.path.lexists(target):
+        raise UsageError(f"{target} already exists: edit it, or name another file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with output_stream(str(target)) as out:
+        out.write(policy.TEMPLATE)
+    print(f"Wrote {target}. Check what it would do: mlspace apply-policy "
+          f"{args.path or 'PATH'} --policy {target} --dry-run")
+    return EXIT_OK
+
+
+def _policy_file(args: argparse.Namespace) -> str:
+    from mlspace.config import config_dir
+
+    if args.policy:
+        return str(args.policy)
+    for candidate in (Path(args.paths[0]) / POLICY_NAME, config_dir() / "policy.toml"):
+        if candidate.is_file():
+            return str(candidate)
+    raise UsageError(f"no policy: pass --policy FILE, or write one with `mlspace policy init "
+                     f"{args.paths[0]}`")
+
+
+def cmd_apply_policy(args: argparse.Namespace) -> int:
+    from mlspace.act import lock, policy, policy_report
+
+    require_folders(args.paths)
+    policy_file = _policy_file(args)
+    if args.install_timer:
+        return _timer(args, policy_file)
+    try:
+        chosen_policy = policy.load(policy_file)
+    except policy.PolicyError as err:
+        print(f"mlspace: bad policy: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.report:
+        try:
+            policy_report.renderer_for(args.report)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    try:
+        with lock.hold(args.paths, f"mlspace apply-policy {policy_file}", args.wait):
+            return _apply(args, chosen_policy)
+    except lock.Busy as err:
+        print(f"mlspace: {err}", file=sys.stderr)
+        return EXIT_UNREADABLE
+
+
+def _tier_for(chosen_policy: Any, settings: Any) -> Any:
+    from mlspace.act import tier
+
+    root = chosen_policy.archive_root or settings.archive_root
+    if root is None:
+        if chosen_policy.archives:
+            line = next(r.line for r in chosen_policy.rules if r.action == "archive")
+            raise UsageError(f"bad policy: {chosen_policy.path}:{line}: action = \"archive\" "
+                             "needs archive_root (in the policy or in config.toml)")
+        return None
+    return tier.Tier(root, link=settings.archive_link)
+
+
+def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
+    from mlspace.act import JournalUnavailable, policy, policy_report, tier
+    from mlspace.act.journal import record_policy_run
+    from mlspace.act.tier_advice import ArchiveAges, with_archive_suggestions
+    from mlspace.advise import advise
+
+    settings = user_settings()
+    cold = _tier_for(chosen_policy, settings)
+    print_settled(args.paths)
+    source, inventory = scan_and_classify(args)
+    snapshot = getattr(source, "snapshot", source)
+    roots = tuple(snapshot.roots)
+    keeps = chosen_policy.advice_settings(inventory, roots)
+    plan = advise(inventory, keeps)
+    if cold is not None:
+        ages = chosen_policy.archive_ages(ArchiveAges.from_settings(settings))
+        plan = with_archive_suggestions(plan, inventory, keeps, ages)
+    chosen = policy.select(plan, chosen_policy, time.time())
+    print(f"Policy {chosen_policy.path}: {chosen.items} items, {fmt.size(chosen.bytes)} to "
+          f"move; {len(chosen.held)} left for review; {len(chosen.capped)} past the cap.")
+    result = None
+    if chosen.work and not args.dry_run:
+        if not confirm("Apply these?", args):
+            print("Nothing was moved.")
+            return EXIT_OK
+        meter = CopyMeter()
+        try:
+            with meter.catching_ctrl_c():
+                result = tier.run(list(chosen.work), roots, cold, progress=meter,
+                                  cancel=meter.cancel,
+                                  title=f"Policy {os.path.basename(chosen_policy.path)}",
+                                  meta={"policy": chosen_policy.path, "unattended": args.yes})
+        except (tier.TierUnavailable, JournalUnavailable) as err:
+            raise UsageError(str(err)) from None
+        report_result(result, "Applied")
+    elif args.dry_run:
+        for s, action in chosen.work:
+            for item in s.items:
+                print(f"  would {action} {item.path} ({fmt.size(item.disk_usage)}) [{s.id}]")
+        print("Dry run: nothing was moved.")
+    for path, why in chosen.capped:
+        print(f"  skipped {path}: {why}")
+    skipped = bool(chosen.capped) or bool(result and result.skipped)
+    code = EXIT_UNREADABLE if skipped and not args.dry_run else exit_code_for(snapshot)
+    run = policy_report.summary(chosen_policy, roots, chosen, result, args.dry_run, code,
+                                args.report)
+    if not args.dry_run:
+        record_policy_run(policy_report.brief(run))
+    if args.report:
+        with output_stream(args.report) as out:
+            out.write(policy_report.renderer_for(args.report)(run))
+        print(f"Report written to {args.report}")
+    return code
+
+
+def _timer(args: argparse.Namespace, policy_file: str) -> int:
+    from mlspace.act import schedule
+
+    name = schedule.unit_name(args.paths)
+    folder = schedule.systemd_user_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    Path(schedule.report_path(args.paths)).parent.mkdir(parents=True, exist_ok=True)
+    files = schedule.units(args.paths, policy_file, args.install_timer)
+    for file_name, text in files.items():
+        with output_stream(str(folder / file_name)) as out:
+            out.write(text)
+    problem = schedule.verify(folder, list(files))
+    if problem is not None:
+        raise UsageError(f"the unit files in {folder} do not verify: {problem}")
+    print(f"Wrote {', '.join(str(folder / f) for f in files)}")
+    why = schedule.enable(name)
+    if why is not None:
+        print(f"Could not start the timer ({why}). Start it with:\n  systemctl --user "
+              f"daemon-reload && systemctl --user enable --now {name}.timer\nor, without "
+              f"systemd, add this line with `crontab -e`:\n  "
+              f"{schedule.cron_line(args.paths, policy_file, args.install_timer)}")
+        return EXIT_UNREADABLE
+    print(f"Timer {name}.timer runs {args.install_timer}; reports go to "
+          f"{schedule.report_path(args.paths)}")
+    return EXIT_OK

@@ -1,0 +1,43 @@
+"""``mlspace``'s entry point: run the command named first, or open the app; and turn the
+ways a command can stop (bad usage, Ctrl-C, a closed pipe) into an exit code and one line,
+never a traceback."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from mlspace.cli.app import not_a_mistyped_command, run_gui
+from mlspace.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from mlspace.cli.output import discard_stdout
+from mlspace.cli.parser import COMMANDS, build_parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--help-app":
+        argv[0] = "--help"
+        return run_gui(argv)
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        try:
+            not_a_mistyped_command(argv)
+            return run_gui(argv)
+        except UsageError as err:
+            print(f"mlspace: {err}", file=sys.stderr)
+            return EXIT_USAGE
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the command's own usage, not the top-level one
+        args.command_parsers[args.command].error(
+            f"unrecognized arguments: {' '.join(unknown)}")
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        print(f"mlspace: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nmlspace: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        discard_stdout()  # the reader went away: not an error worth a traceback
+        return EXIT_OK

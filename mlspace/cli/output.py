@@ -1,0 +1,74 @@
+"""Where a command's results go: stdout, or the file the user named with -o, written so that
+an interrupted run never leaves a truncated file that looks whole."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from typing import BinaryIO, TextIO
+
+from mlspace.cli.exits import UsageError
+
+
+@contextlib.contextmanager
+def written_in_place(path: str) -> Iterator[str]:
+    """The name to write ``path``'s content under: beside it, moved in place once complete
+    (and removed if not), so an interrupted run never leaves a truncated file that looks
+    whole."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # /dev/null, /dev/stdout, a FIFO: written straight into. Replacing them with a file
+        # (as root, `-o /dev/null` did) would break the system for everyone.
+        yield path
+        return
+    target = os.path.realpath(path)  # through a link to a file, never replacing the link
+    partial = target + ".partial"
+    try:
+        yield partial
+        os.replace(partial, target)
+    except BaseException as err:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        if isinstance(err, OSError):
+            raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
+        raise
+
+
+@contextlib.contextmanager
+def output_stream(path: str | None) -> Iterator[TextIO]:
+    """stdout, or a file written in place (see written_in_place)."""
+    if path is None:
+        # Names that are not valid UTF-8 go out as the bytes they are on disk.
+        sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+        yield sys.stdout
+        return
+    with written_in_place(path) as partial, \
+            open(partial, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
+        yield out
+
+
+@contextlib.contextmanager
+def binary_output(path: str | None) -> Iterator[BinaryIO]:
+    """stdout's bytes, or a file written in place: gzip-compressed when its name ends in
+    .gz, as ncdu and gdu read their exports either way."""
+    if path is None:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    with written_in_place(path) as partial:
+        opener = gzip.open if path.lower().endswith(".gz") else open
+        with opener(partial, "wb") as out:
+            yield out  # type: ignore[misc]
+
+
+def discard_stdout() -> None:
+    """The reader of stdout went away (``| head`` has what it wanted): what is still
+    written goes to /dev/null, so neither this nor the interpreter's final flush fails."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

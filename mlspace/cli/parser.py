@@ -1,0 +1,204 @@
+"""The command line's grammar: every ``mlspace`` command, its arguments, and the function
+that runs it. The arguments several commands share are added by one function each, so a
+flag means the same everywhere."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from mlspace import __version__
+from mlspace.cli.apparent import add_apparent_argument
+from mlspace.cli.cmd_archive import cmd_archive, cmd_bring_back
+from mlspace.cli.cmd_clean import cmd_clean, cmd_undo
+from mlspace.cli.cmd_demo import cmd_demo
+from mlspace.cli.cmd_history import cmd_diff, cmd_history
+from mlspace.cli.cmd_inventory import cmd_inventory
+from mlspace.cli.cmd_plan import cmd_plan, cmd_report
+from mlspace.cli.cmd_policy import POLICY_NAME, cmd_apply_policy, cmd_policy
+from mlspace.cli.cmd_scan import SCAN_FORMATS, cmd_scan
+from mlspace.scan import ScanOptions
+
+Handler = Callable[[argparse.Namespace], int]
+
+#: Each command's name and what runs it; the first word of the command line is looked up
+#: here to tell a command from a folder to open in the app.
+COMMANDS: dict[str, Handler] = {
+    "scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan, "clean": cmd_clean,
+    "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo, "history": cmd_history,
+    "diff": cmd_diff, "archive": cmd_archive, "bring-back": cmd_bring_back,
+    "policy": cmd_policy, "apply-policy": cmd_apply_policy,
+}
+
+
+def add_scan_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="folders to scan, or one saved scan (an mlspace .parquet, or an "
+                        "ncdu JSON export from `ncdu -o` or `gdu -o`, plain or gzip)")
+    add_scan_options(parser)
+
+
+def add_scan_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="PATTERN",
+        help="leave out entries whose name (or, with a '/', whose path) matches this glob",
+    )
+    parser.add_argument(
+        "--cross-filesystems", action="store_true",
+        help="also enter other filesystems mounted inside the folders",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=ScanOptions().workers,
+        help="scanning processes (default: %(default)s; 1 scans in this process)",
+    )
+    parser.add_argument(
+        "--cluster", metavar="ADDRESS",
+        help="walk on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N to start N "
+        "worker processes here (needs pip install 'mlspace[cluster]'; --workers is then unused)",
+    )
+
+
+def add_advice_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--keep-best", type=int, default=1, metavar="K",
+                        help="checkpoints to keep per run by its best metric (default 1)")
+    parser.add_argument("--keep-latest", type=int, default=2, metavar="N",
+                        help="latest checkpoints to keep per run (default 2)")
+    parser.add_argument("--keep-for", action="append", default=[], metavar="FOLDER=K:N",
+                        help="keep K best and N latest for the run or series in FOLDER "
+                        "(repeatable), e.g. outputs/bert=2:3")
+    parser.add_argument("--duplicates", action="store_true",
+                        help="also find exact duplicate files (reads the candidates' contents)")
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the commands that move to the cold tier take to run unattended."""
+    parser.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    parser.add_argument("--dry-run", action="store_true", help="show what would move, move "
+                        "nothing")
+    parser.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                        help="if another mlspace run works on these folders, wait this long")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mlspace",
+        description="See where the disk went in ML workspaces, and get it back safely.",
+        epilog="Without a command, mlspace opens the app: `mlspace [PATH...]` scans those "
+        "folders, `mlspace --demo` opens a generated sample "
+        "workspace, `mlspace --install-desktop` adds mlspace to your application menu "
+        "(`mlspace --help-app` for all of the app's options). `mlspace COMMAND --help` "
+        "explains a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.set_defaults(command_parsers=commands.choices)  # their own usage for errors
+
+    scan_cmd = commands.add_parser(
+        "scan", help="scan folders and print totals, a listing, or save the scan")
+    add_scan_arguments(scan_cmd)
+    scan_cmd.add_argument(
+        "--format", choices=SCAN_FORMATS,
+        help="table (default), json or csv listing, parquet (mlspace's saved scan) or ncdu "
+        "(ncdu's JSON export); by default the extension of -o FILE chooses")
+    scan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    scan_cmd.add_argument("--save", action="store_true",
+                          help="also keep the scan in mlspace's history (see `mlspace history`)")
+    add_apparent_argument(scan_cmd)
+    inventory_cmd = commands.add_parser(
+        "inventory", help="runs, checkpoint series (best and latest) and space per category"
+    )
+    add_scan_arguments(inventory_cmd)
+    inventory_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    inventory_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_apparent_argument(inventory_cmd)
+
+    plan_cmd = commands.add_parser("plan", help="suggest safe cleanups (changes nothing)")
+    add_scan_arguments(plan_cmd)
+    add_advice_arguments(plan_cmd)
+    plan_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    plan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_apparent_argument(plan_cmd)
+
+    clean_cmd = commands.add_parser(
+        "clean", help="rescan, re-plan and move the named suggestions to the trash")
+    add_scan_arguments(clean_cmd)
+    add_advice_arguments(clean_cmd)
+    clean_cmd.add_argument("--apply", nargs="+", required=True, metavar="ID",
+                           help="ids of suggestions from `mlspace plan`")
+    clean_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    clean_cmd.add_argument("--dry-run", action="store_true",
+                           help="show what would go, move nothing")
+
+    undo_cmd = commands.add_parser("undo", help="put back what a cleanup moved to the trash")
+    undo_cmd.add_argument("cleanup", nargs="?", metavar="CLEANUP_ID",
+                          help="which cleanup (default: the last one)")
+    undo_cmd.add_argument("--list", action="store_true", help="list past cleanups")
+    undo_cmd.add_argument("--beside", action="store_true",
+                          help="if a path exists again, restore next to it")
+
+    report_cmd = commands.add_parser(
+        "report", help="scan, classify, plan and write a report (.html, .csv, .json, .md)")
+    add_scan_arguments(report_cmd)
+    add_advice_arguments(report_cmd)
+    report_cmd.add_argument("-o", "--output", required=True, metavar="FILE",
+                            help="the report; its extension chooses the format")
+
+    history_cmd = commands.add_parser("history", help="list the scans kept by `scan --save`")
+    history_cmd.add_argument("path", nargs="?", metavar="PATH",
+                             help="only the scans of this folder")
+
+    diff_cmd = commands.add_parser(
+        "diff", help="what changed between two scans: folders, categories and runs")
+    diff_cmd.add_argument("old", metavar="OLD", help="a saved scan (file or history id), or "
+                          "a folder: its latest saved scan")
+    diff_cmd.add_argument("new", metavar="NEW", help="a saved scan (file or history id), or "
+                          "a folder: scanned now")
+    add_scan_options(diff_cmd)
+    diff_cmd.add_argument("--format", choices=("table", "json"), default="table")
+    diff_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_apparent_argument(diff_cmd)
+
+    demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
+    demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
+
+    _add_tier_commands(commands)
+    return parser
+
+
+def _add_tier_commands(commands: argparse._SubParsersAction) -> None:
+    """archive, bring-back, policy and apply-policy: the cold tier and unattended runs."""
+    archive = commands.add_parser(
+        "archive", help="move suggestions to the cold tier (a link is left in their place)")
+    add_scan_arguments(archive)
+    add_advice_arguments(archive)
+    archive.add_argument("--apply", nargs="+", required=True, metavar="ID",
+                         help="ids from `mlspace plan` (archive suggestions, or any other to "
+                         "archive instead of trash)")
+    archive.add_argument("--to", metavar="DIR", help="the archive folder (default: "
+                         "archive_root in config.toml)")
+    archive.add_argument("--link", choices=("symlink", "stub"),
+                         help="what to leave at each path (default: archive_link, symlink)")
+    add_run_arguments(archive)
+
+    back = commands.add_parser(
+        "bring-back", help="copy archived items back in place of their link or stub")
+    back.add_argument("paths", nargs="+", metavar="PATH", help="an archived item's link or "
+                      "its NAME.mlspace-archived.json stub")
+
+    pol = commands.add_parser("policy", help="write or check a policy for apply-policy")
+    pol.add_argument("action", choices=("init", "check", "runs"),
+                     help="init: write a commented example; check: validate one; runs: list "
+                     "past unattended runs")
+    pol.add_argument("path", nargs="?", metavar="PATH", help=f"init: a workspace folder "
+                     f"(writes {POLICY_NAME} in it) or a .toml file (default: the config "
+                     "folder); check: the policy file")
+
+    apply = commands.add_parser(
+        "apply-policy", help="plan and apply what a policy allows (for timers and cron)")
+    add_scan_arguments(apply)
+    apply.add_argument("--policy", metavar="FILE", help=f"the policy (default: {POLICY_NAME} "
+                       "in the first PATH, else policy.toml in the config folder)")
+    apply.add_argument("--report", metavar="FILE", help="write what ran (.html or .json)")
+    apply.add_argument("--install-timer", choices=("daily", "weekly"),
+                       help="install a systemd user timer that runs this unattended")
+    add_run_arguments(apply)
