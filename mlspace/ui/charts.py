@@ -1,14 +1,20 @@
 """Category and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
 it again shows everything. Bars read the same numbers as the tree: the workspace's, of what
-is on disk now, redrawn whenever those change (a filter, a cleanup, an undo)."""
+is on disk now, redrawn whenever those change (a filter, a cleanup, an undo).
+
+Nothing in a chart is cut at any width from a 1024 px window up: the title is a label that
+says as much as its width allows, and the value axis reaches far enough for the longest
+bar's size to end inside the plot (sizes are drawn in pixels, bars in bytes, so how far
+depends on the plot's width and is worked out again at every resize).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QPoint, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPalette, QResizeEvent
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from mlspace import fmt
 from mlspace.ages import BUCKETS
@@ -17,29 +23,68 @@ from mlspace.ui.colors import category_color
 from mlspace.ui.workspace import Workspace
 
 _BAR = 0.7
+_LABEL_GAP = 4  # pixels kept free between a bar's size and the plot's right edge
+_MIN_BAR = 40  # pixels the longest bar keeps when the chart is as narrow as it goes
+_AXIS_ROOM = 12  # pixels of a plot's height that are not rows (the bottom axis, margins)
+
+
+class FittingTitle(QLabel):
+    """A chart title that says as much as its width allows: the longest of its wordings
+    that fits, so a narrow chart reads "Space by age", not "Space by age (last modif"."""
+
+    def __init__(self, wordings: tuple[str, ...]) -> None:
+        super().__init__(wordings[0])
+        self.wordings = wordings
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setToolTip(wordings[0])
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.setFont(font)
+
+    def _width(self, text: str) -> int:
+        margins = self.contentsMargins()
+        return self.fontMetrics().horizontalAdvance(text) + margins.left() + margins.right()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(self._width(self.wordings[0]), super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(self._width(self.wordings[-1]), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.setText(next((w for w in self.wordings if self._width(w) <= self.width()),
+                          self.wordings[-1]))
 
 
 class _BarChart(QWidget):
-    """A horizontal bar chart with clickable bars and labels on the left axis."""
+    """A horizontal bar chart with clickable bars, labels on the left axis and each bar's
+    size at its end."""
 
     bar_clicked = Signal(int, float)  # bar index, value-axis position of the click
     bar_right_clicked = Signal(int, float, object)  # ... and the global QPoint for a menu
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, titles: tuple[str, ...]) -> None:
         super().__init__()
+        self.title = FittingTitle(titles)
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
-        self.plot.setTitle(title)
         self.plot.getAxis("bottom").setStyle(showValues=False)
         self.plot.showGrid(x=True, y=False, alpha=0.2)
         self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.getViewBox().sigResized.connect(self.fit_values)
         self.items: list[pg.GraphicsObject] = []
         self.value_labels: list[pg.TextItem] = []
+        # Title and plot on one background, as pyqtgraph's own title was.
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot, 1)
         self.follow_palette()
 
     def follow_palette(self) -> None:
@@ -49,7 +94,6 @@ class _BarChart(QWidget):
         for axis in ("left", "bottom"):
             self.plot.getAxis(axis).setTextPen(text)
             self.plot.getAxis(axis).setPen(text)
-        self.plot.setTitle(self.plot.plotItem.titleLabel.text, color=text)
 
     def clear(self) -> None:
         for item in self.items + self.value_labels:
@@ -61,6 +105,9 @@ class _BarChart(QWidget):
         self.plot.getAxis("left").setTicks([list(enumerate(labels))] if labels else None)
         self.plot.setYRange(-0.6, max(len(labels), 1) - 0.4, padding=0)
         self.plot.getViewBox().invertY(True)
+        # A row shorter than a line of text would draw its label over the next one's.
+        self.plot.setMinimumHeight(max(len(labels), 1) * self.fontMetrics().lineSpacing()
+                                   + _AXIS_ROOM)
 
     def add_segment(self, rows: np.ndarray, starts: np.ndarray, widths: np.ndarray,
                     colors: list[QColor], selected: list[bool]) -> None:
@@ -77,6 +124,21 @@ class _BarChart(QWidget):
         label.setPos(x, row)
         self.plot.addItem(label)
         self.value_labels.append(label)
+
+    def fit_values(self) -> None:
+        """Reach along the value axis just far enough for every size to end inside the plot
+        (after the bars are added, and at every resize): a bar ending at ``x`` of ``reach``
+        bytes is ``x / reach * width`` pixels long, its size ``text`` pixels more, and that
+        must stay within ``width``."""
+        width = self.plot.getViewBox().width()
+        reach, widest = 1.0, 0.0
+        for label in self.value_labels:
+            text = label.textItem.boundingRect().width() + _LABEL_GAP
+            reach = max(reach, label.pos().x() * width / max(width - text, 1.0))
+            widest = max(widest, text)
+        self.plot.setXRange(0, reach, padding=0)
+        # However far a splitter is dragged, keep room for the labels, a size and a bar.
+        self.plot.setMinimumWidth(int(self.plot.getAxis("left").width() + widest + _MIN_BAR))
 
     def _clicked(self, event: object) -> None:
         pos = event.scenePos()  # type: ignore[attr-defined]
@@ -106,7 +168,7 @@ class CategoryChart(_BarChart):
     category_menu_requested = Signal(object, object)  # Category, global QPoint
 
     def __init__(self, workspace: Workspace) -> None:
-        super().__init__("Space by category")
+        super().__init__(("Space by category", "By category"))
         self.ws = workspace
         self.categories: list[Category] = []
         self.bar_clicked.connect(self._on_bar)
@@ -134,7 +196,7 @@ class CategoryChart(_BarChart):
                          [chosen is not None and c in chosen for c in self.categories])
         for row, width in enumerate(widths):
             self.add_value_label(row, width, " " + fmt.size(int(width)))
-        self.plot.setXRange(0, max(widths.max(), 1) * 1.5, padding=0)
+        self.fit_values()
 
     def _on_bar(self, row: int, _x: float) -> None:
         if 0 <= row < len(self.categories):
@@ -145,7 +207,7 @@ class AgeChart(_BarChart):
     """Space per age bucket, stacked by category."""
 
     def __init__(self, workspace: Workspace) -> None:
-        super().__init__("Space by age (last modified)")
+        super().__init__(("Space by age (last modified)", "Space by age", "By age"))
         self.ws = workspace
         self.stacks: list[list[tuple[Category, float, float]]] = []
         self.bar_clicked.connect(self._on_bar)
@@ -178,7 +240,7 @@ class AgeChart(_BarChart):
             starts += widths
         for row, total in enumerate(starts):
             self.add_value_label(row, total, " " + fmt.size(int(total)))
-        self.plot.setXRange(0, max(starts.max(), 1) * 1.5, padding=0)
+        self.fit_values()
 
     def _on_bar(self, row: int, x: float) -> None:
         """A click on a segment filters to that age and category; on the bar's label area

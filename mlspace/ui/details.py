@@ -40,27 +40,36 @@ class DetailsPanel(QTextBrowser):
             ("Modified", f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(totals.newest_mtime))}"
                          f" ({fmt.ago(time.time() - totals.newest_mtime)})"),
         ]
-        if snap.row_of(entry) >= 0:
+        folder = snap.row_of(entry) >= 0
+        if folder:
             rows.append(("Files", fmt.count(totals.files)))
-        parts = [f"<h3>{html.escape(snap.name(entry))}</h3>", _table(rows)]
-        if snap.row_of(entry) >= 0:
-            parts.append(self._category_breakdown(entry))
+        # What mlspace knows (the checkpoint, its run) beside what the file system says, not
+        # under it: the pane is wide and short, and the checkpoint's facts are what a person
+        # selecting one came for.
         artifact = self.ws.artifact_at(entry)
+        sections = [_table(rows)]
         if artifact is not None:
-            parts.append(self._artifact(artifact))
-        self.setHtml("".join(parts))
+            sections.append(self._artifact(artifact, itself=artifact.entry == entry))
+        breakdown = self._category_breakdown(entry) if folder else []
+        if len(breakdown) > 1:  # one category is what the Category row says already
+            sections.append(_heading("By category") + _table(breakdown))
+        self.setHtml(f"<h3 style='margin:0'>{html.escape(snap.name(entry))}</h3>"
+                     + _side_by_side(sections))
 
-    def _category_breakdown(self, entry: int) -> str:
+    def _category_breakdown(self, entry: int) -> list[tuple[str, str]]:
         totals = self.ws.category_breakdown(entry)
-        rows = [(c.info.label, fmt.size(totals[c].apparent_size if self.ws.apparent
+        return [(c.info.label, fmt.size(totals[c].apparent_size if self.ws.apparent
                                         else totals[c].disk_usage))
                 for c in ORDER if totals[c].files]
-        return "<h4>By category</h4>" + _table(rows)
 
-    def _artifact(self, a: Artifact) -> str:
+    def _artifact(self, a: Artifact, itself: bool) -> str:
+        """What mlspace knows about the checkpoint (or run, dataset…) holding the selection;
+        ``itself`` when the selection is that artifact, whose name and size are then said
+        already."""
         disk, apparent = self.ws.artifact_totals(a)
-        rows = [("What", f"{a.kind}" + (f" ({a.tool})" if a.tool else "")),
-                ("Size", fmt.size(apparent if self.ws.apparent else disk))]
+        rows = [("What", f"{a.kind}" + (f" ({a.tool})" if a.tool else ""))]
+        if not itself:
+            rows.append(("Size", fmt.size(apparent if self.ws.apparent else disk)))
         if a.step is not None:
             rows.append(("Step", str(a.step)))
         if a.epoch is not None:
@@ -84,12 +93,26 @@ class DetailsPanel(QTextBrowser):
                 rows.append(("Status", "<br>".join(badges)))
         run = next((r for r in self.ws.runs() if r.run.id == a.run), None)
         if run is not None:
-            rows.append(("Run", html.escape(run.run.name) + (f" ({run.tool})" if run.tool
-                                                              else "")))
-        return f"<h4>{html.escape(a.name)}</h4>" + _table(rows)
+            label = self.ws.inventory.run_label(run.run)  # type: ignore[union-attr]
+            rows.append(("Run", html.escape(label) + (f" ({run.tool})" if run.tool else "")))
+        return ("" if itself else _heading(html.escape(a.name))) + _table(rows)
+
+
+def _heading(text: str) -> str:
+    return f"<p style='margin:0'><b>{text}</b></p>"
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
     body = "".join(f"<tr><td style='color:gray;padding-right:8px'>{k}</td><td>{v}</td></tr>"
                    for k, v in rows)
-    return f"<table>{body}</table>"
+    return f"<table cellspacing='0'>{body}</table>"
+
+
+def _side_by_side(sections: list[str]) -> str:
+    """The first section in a column of its own, the others stacked in a second: the pane is
+    wide and short."""
+    if len(sections) == 1:
+        return sections[0]
+    return ("<table width='100%' cellspacing='0'><tr>"
+            f"<td width='50%' valign='top' style='padding-right:12px'>{sections[0]}</td>"
+            f"<td width='50%' valign='top'>{'<br>'.join(sections[1:])}</td></tr></table>")

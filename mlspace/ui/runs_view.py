@@ -9,10 +9,13 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from mlspace import fmt
 from mlspace.classify import Inventory
+from mlspace.paths import natural_key
+from mlspace.ui.columns import FitColumns
 from mlspace.ui.lazy import RefreshWhenShown
 from mlspace.ui.workspace import SeriesNow, Workspace
 
 HEADERS = ("Run / series", "Size", "Checkpoints", "Best", "Latest", "Tool")
+RUN, SIZE, CHECKPOINTS, BEST, LATEST, TOOL = range(len(HEADERS))
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -26,6 +29,8 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         self.setRootIsDecorated(True)
         self.setSortingEnabled(True)
         self.setAlternatingRowColors(True)
+        # At 1024 px the tool goes first, then the count; the best checkpoint always shows.
+        self.columns = FitColumns(self, RUN, optional=(TOOL, CHECKPOINTS, LATEST))
         workspace.inventory_changed.connect(self.mark_stale)
         workspace.view_changed.connect(self.mark_stale)
         self.itemSelectionChanged.connect(self._selected)
@@ -42,12 +47,12 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         for run in sorted(self.ws.runs(), key=lambda r: -self.ws.size(r.run.entry)):
             size = self.ws.size(run.run.entry)
             checkpoints = sum(len(s.members) for s in run.series)
-            item = _SortableItem([run.run.name, fmt.size(size),
+            item = _SortableItem([inv.run_label(run.run), fmt.size(size),
                                   str(checkpoints) if run.series else "", "", "",
                                   run.tool or ""])
-            item.setData(1, Qt.ItemDataRole.UserRole, size)
-            item.setData(0, ENTRY_ROLE, run.run.entry)
-            item.setToolTip(0, run.run.path)
+            item.setData(SIZE, Qt.ItemDataRole.UserRole, size)
+            item.setData(RUN, ENTRY_ROLE, run.run.entry)
+            item.setToolTip(RUN, run.run.path)
             if len(run.series) == 1:  # the run's row is its series' row; its size the run's
                 self._fill_series(item, run.series[0], inv, size=False)
             else:
@@ -58,9 +63,7 @@ class RunsView(RefreshWhenShown, QTreeWidget):
                     item.addChild(child)
             self.addTopLevelItem(item)
         self.setSortingEnabled(True)
-        self.sortItems(1, Qt.SortOrder.DescendingOrder)
-        for column in range(len(HEADERS)):
-            self.resizeColumnToContents(column)
+        self.sortItems(SIZE, Qt.SortOrder.DescendingOrder)
 
     def _fill_series(self, item: QTreeWidgetItem, now: SeriesNow, inv: Inventory,
                      size: bool = True) -> None:
@@ -69,25 +72,23 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         s = now.series
         checkpoints = now.apparent_size if self.ws.apparent else now.disk_usage
         if size:
-            item.setText(1, fmt.size(checkpoints))
-            item.setData(1, Qt.ItemDataRole.UserRole, checkpoints)
+            item.setText(SIZE, fmt.size(checkpoints))
+            item.setData(SIZE, Qt.ItemDataRole.UserRole, checkpoints)
         else:
-            item.setToolTip(1, f"{fmt.size(checkpoints)} of it in its "
-                               f"{fmt.plural(len(now.members), 'checkpoint')}")
-        item.setText(2, str(len(now.members)))
+            item.setToolTip(SIZE, f"{fmt.size(checkpoints)} of it in its "
+                                  f"{fmt.plural(len(now.members), 'checkpoint')}")
+        item.setText(CHECKPOINTS, str(len(now.members)))
         if s.best:
-            best = s.best.rsplit("/", 1)[-1]
-            metric = f" ({s.best_metric} {s.best_value:g})" if s.best_metric and \
-                s.best_value is not None else ""
-            item.setText(3, best + metric)
+            item.setText(BEST, _best_text(s.best.rsplit("/", 1)[-1], s.best_metric,
+                                          s.best_value))
         else:
-            item.setText(3, "unknown")
-        item.setToolTip(3, s.best_reason)
+            item.setText(BEST, "unknown")
+        item.setToolTip(BEST, s.best_reason)
         if s.latest:
             latest = inv.artifact_by_id[s.latest]
-            item.setText(4, f"step {latest.step}" if latest.step is not None else latest.name)
-            item.setToolTip(4, s.latest_reason)
-        item.setData(0, ENTRY_ROLE, item.data(0, ENTRY_ROLE) or
+            item.setText(LATEST, f"step {latest.step}" if latest.step is not None else latest.name)
+            item.setToolTip(LATEST, s.latest_reason)
+        item.setData(RUN, ENTRY_ROLE, item.data(RUN, ENTRY_ROLE) or
                      inv.snapshot.parent(inv.artifact_by_id[now.members[0]].entry))
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
@@ -104,8 +105,18 @@ class RunsView(RefreshWhenShown, QTreeWidget):
                 self.ws.select(int(entry))
 
 
+def _best_text(name: str, metric: str | None, value: float | None) -> str:
+    """The best checkpoint and its metric: 'checkpoint-7000 (eval_loss 1.82)'; only the name
+    when it already says the metric, as Lightning's 'epoch=3-step=1560-val_acc=0.74.ckpt'
+    does (the same number twice only makes the column wider)."""
+    if not metric or value is None or f"{metric}=" in name:
+        return name
+    return f"{name} ({metric} {value:g})"
+
+
 class _SortableItem(QTreeWidgetItem):
-    """Sort the size column by bytes, not by its text."""
+    """Sort sizes by bytes, and names naturally (checkpoint-2000 before checkpoint-10000),
+    not by their text."""
 
     def __lt__(self, other: QTreeWidgetItem) -> bool:
         column = self.treeWidget().sortColumn() if self.treeWidget() else 0
@@ -113,4 +124,5 @@ class _SortableItem(QTreeWidgetItem):
             other.data(column, Qt.ItemDataRole.UserRole)
         if mine is not None and theirs is not None:
             return mine < theirs
-        return self.text(column) < other.text(column)
+        return natural_key(self.text(column).casefold()) < \
+            natural_key(other.text(column).casefold())

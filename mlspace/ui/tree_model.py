@@ -18,12 +18,17 @@ from PySide6.QtGui import QBrush
 
 from mlspace import fmt
 from mlspace.classify import Category
+from mlspace.paths import natural_key
 from mlspace.scan import kind_name
 from mlspace.ui.colors import category_color
 from mlspace.ui.workspace import Workspace
 
 COLUMNS = ("Name", "Size", "% of parent", "Category", "Files", "Modified", "On disk", "Apparent")
 NAME, SIZE, SHARE, CATEGORY, FILES, MODIFIED, ON_DISK, APPARENT = range(len(COLUMNS))
+#: The columns a narrow tree hides (mlspace.ui.columns), the first to go first: the two
+#: sizes, one of which the Size column already shows, then the file count, the age, and
+#: the category, which the colour beside each name still tells.
+OPTIONAL_COLUMNS = (APPARENT, ON_DISK, FILES, MODIFIED, CATEGORY)
 #: Role giving the raw number behind a cell (for sorting, the share bar and tests).
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -71,8 +76,9 @@ class TreeModel(QAbstractItemModel):
 
     def _sort_key(self, entry: int) -> object:
         column = self._sort_column
-        if column == NAME:
-            return self.ws.inventory.snapshot.name(entry).lower()  # type: ignore[union-attr]
+        if column == NAME:  # checkpoint-2000 before checkpoint-10000, as a person counts
+            name = self.ws.inventory.snapshot.name(entry)  # type: ignore[union-attr]
+            return natural_key(name.casefold())
         value = self._value(entry, column)
         return value if value is not None else -1
 
@@ -178,6 +184,9 @@ class TreeModel(QAbstractItemModel):
             totals = self.ws.totals(entry)
             return f"{snap.path(entry)}\n{kind}, {fmt.size(totals.disk_usage)} on disk, " \
                    f"{fmt.size(totals.apparent_size)} apparent"
+        if role == Qt.ItemDataRole.ToolTipRole and column == MODIFIED:
+            newest = self.ws.totals(entry).newest_mtime
+            return f"Last modified {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}"
         return None
 
     def _text(self, entry: int, column: int) -> str:
@@ -196,9 +205,8 @@ class TreeModel(QAbstractItemModel):
             return Category(int(value)).info.label
         if column == FILES:
             return fmt.count(int(value))
-        if column == MODIFIED:
-            return f"{time.strftime('%Y-%m-%d', time.localtime(value))} " \
-                   f"({fmt.ago(time.time() - value)})"
+        if column == MODIFIED:  # the age, as the age chart counts it; the date in the tooltip
+            return fmt.ago(time.time() - value)
         return str(value)
 
     def headerData(self, section: int, orientation: Qt.Orientation,

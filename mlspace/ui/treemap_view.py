@@ -17,7 +17,14 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mlspace import fmt
 from mlspace.treemap import Rect, squarify
@@ -28,6 +35,7 @@ from mlspace.ui.workspace import Workspace
 MIN_TILE = 3.0
 MAX_DEPTH = 3
 HEADER = 16.0  # a folder tile's label strip, when it is big enough to have one
+SEPARATOR = "›"  # between the breadcrumb's folders
 
 
 class TreemapCanvas(QWidget):
@@ -148,7 +156,8 @@ class TreemapCanvas(QWidget):
 
 
 class Breadcrumb(QWidget):
-    """Buttons for the focused folder and each of its parents: click one to go up."""
+    """Buttons for the focused folder and each of its parents, with a separator between
+    them as in a file manager's path bar: click one to go up."""
 
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
@@ -172,9 +181,15 @@ class Breadcrumb(QWidget):
         while entry >= 0:
             chain.append(entry)
             entry = inv.snapshot.parent(entry)
-        for e in reversed(chain):
-            name = inv.snapshot.name(e)
-            button = QPushButton(name if inv.snapshot.parent(e) >= 0 else name)
+        for position, e in enumerate(reversed(chain)):
+            if position:
+                separator = QLabel(SEPARATOR)
+                separator.setEnabled(False)  # drawn grey: it reads as punctuation, not a link
+                self.row.addWidget(separator)
+            path = inv.snapshot.path(e)
+            # The scanned folder by its name (its path, as long as the row, is the tooltip).
+            button = QPushButton(os.path.basename(path.rstrip("/")) or path)
+            button.setToolTip(path)
             button.setFlat(True)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.clicked.connect(lambda _=False, target=e: self.ws.set_focus(target))

@@ -126,7 +126,7 @@ def test_right_click_a_run_offers_its_suggestions(window: MainWindow) -> None:
     window.tabs.setCurrentWidget(window.runs)
     runs = window.runs
     item = next(runs.topLevelItem(i) for i in range(runs.topLevelItemCount())
-                if runs.topLevelItem(i).text(0) == "bert-large-lr3e-4")
+                if runs.topLevelItem(i).text(0) == "outputs/bert-large-lr3e-4")
     pos = runs.visualItemRect(item).center()
     QApplication.sendEvent(runs.viewport(), QContextMenuEvent(
         QContextMenuEvent.Reason.Mouse, pos, runs.viewport().mapToGlobal(pos)))

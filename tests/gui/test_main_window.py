@@ -130,8 +130,8 @@ def test_runs_view_lists_runs_with_best_and_latest(window: MainWindow) -> None:
     window.tabs.setCurrentWidget(window.runs)
     runs = window.runs
     names = [runs.topLevelItem(i).text(0) for i in range(runs.topLevelItemCount())]
-    assert "bert-large-lr3e-4" in names
-    item = runs.topLevelItem(names.index("bert-large-lr3e-4"))
+    assert "outputs/bert-large-lr3e-4" in names
+    item = runs.topLevelItem(names.index("outputs/bert-large-lr3e-4"))
     assert item.text(2) == "12"
     assert item.text(3).startswith("checkpoint-7000 (eval_loss 1.82")
     assert item.text(4) == "step 12000"

@@ -116,7 +116,7 @@ def test_runs_tab_follows_a_cleanup_and_its_undo(window: MainWindow, qtbot: QtBo
     def bert_large() -> tuple[str, str]:
         runs = window.runs
         item = next(runs.topLevelItem(i) for i in range(runs.topLevelItemCount())
-                    if runs.topLevelItem(i).text(0) == "bert-large-lr3e-4")
+                    if runs.topLevelItem(i).text(0) == "outputs/bert-large-lr3e-4")
         return item.text(1), item.text(2)
 
     size_before, count_before = bert_large()

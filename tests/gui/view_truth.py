@@ -51,12 +51,12 @@ class Screen:
 
 
 def _row(model: TreeModel, index: QModelIndex) -> tuple:
-    """One tree row as shown: every column's text (times as the date only: "3 min ago"
-    depends on when it is read), and the size behind the Size column."""
+    """One tree row as shown: every column's text (the time behind Modified rather than its
+    words: "3 min ago" depends on when it is read), and the size behind the Size column."""
     cells = []
     for column in range(len(COLUMNS)):
-        text = model.index(index.row(), column, index.parent()).data() or ""
-        cells.append(_AGO.sub("", text) if column == MODIFIED else text)
+        cell = model.index(index.row(), column, index.parent())
+        cells.append(cell.data(VALUE_ROLE) if column == MODIFIED else cell.data() or "")
     size = model.index(index.row(), SIZE, index.parent()).data(VALUE_ROLE)
     return (*cells, size)
 
