@@ -21,7 +21,9 @@ def build_gui_parser() -> argparse.ArgumentParser:
         description="Open the mlspace app. Commands for terminals and servers: "
         + ", ".join(sorted(COMMANDS)) + " (mlspace COMMAND --help).",
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="folders to open and scan")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="folders to open and scan, or one saved scan (.parquet, ncdu/gdu "
+                        "JSON) to open")
     parser.add_argument("--demo", action="store_true", help="open a generated sample workspace")
     parser.add_argument("--screenshot", metavar="FILE",
                         help="scan (the folders, or the demo), save the window as PNG, exit")
@@ -56,15 +58,17 @@ def run_gui(argv: Sequence[str]) -> int:
 
 
 def check_app_paths(paths: Sequence[str]) -> None:
-    """What the app may be given to open: folders only. A saved scan is refused with the
-    commands that read one; anything else that is not a folder, with why."""
+    """What the app may be given to open: folders, or one saved scan on its own. Anything
+    else is refused with why."""
     from mlspace.index.sniff import saved_scan_format
 
+    saved = [p for p in paths if saved_scan_format(p)]
+    if saved and len(paths) > 1:
+        raise UsageError("a saved scan is opened on its own: name one saved scan, or the "
+                         "folders to scan")
     for path in paths:
-        if saved_scan_format(path):
-            raise UsageError(f"the app opens folders; see the saved scan {path} with "
-                             f"`mlspace inventory {path}` (or plan, report, diff)")
-        check_folder(path)
+        if path not in saved:
+            check_folder(path)
 
 
 def not_a_mistyped_command(argv: list[str]) -> None:

@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mlspace",
         description="See where the disk went in ML workspaces, and get it back safely.",
         epilog="Without a command, mlspace opens the app: `mlspace [PATH...]` scans those "
-        "folders, `mlspace --demo` opens a generated sample "
+        "folders (or opens a saved scan), `mlspace --demo` opens a generated sample "
         "workspace, `mlspace --install-desktop` adds mlspace to your application menu "
         "(`mlspace --help-app` for all of the app's options). `mlspace COMMAND --help` "
         "explains a command.",

@@ -5,6 +5,7 @@ Modules, one job each: ``sniff`` tells what a file is (no heavy imports), ``parq
 and ``parquet_read`` are mlspace's format, ``ncdu_write`` and ``ncdu_read`` ncdu's,
 ``rebuild`` turns saved columns back into a Snapshot, ``inventory_codec`` saves what
 classification concluded, ``offline`` classifies an import without reading any record,
-``saved`` opens any of them, ``history`` keeps saved scans, ``diff`` compares two scans.
+``saved`` opens any of them, ``here`` tells which of a scan's folders are on this machine,
+``history`` keeps saved scans, ``diff`` compares two scans.
 pyarrow is imported only by the modules that need it, so a plain ``mlspace scan`` starts fast.
 """

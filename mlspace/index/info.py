@@ -32,6 +32,15 @@ class ScanInfo:
         return cls(platform.node(), _user(), started,
                    time.time() if finished is None else finished, opts)
 
+    def scan_options(self) -> ScanOptions:
+        """How to scan the same folders again, here: with this scan's excludes and its
+        choice about other filesystems, so the new scan covers what this one did. The
+        number of workers is this machine's own."""
+        exclude = self.options.get("exclude")
+        return ScanOptions(cross_filesystems=self.options.get("cross_filesystems") is True,
+                           exclude=tuple(str(p) for p in exclude)
+                           if isinstance(exclude, list) else ())
+
 
 def _user() -> str:
     try:

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMainWindow,
@@ -47,17 +46,25 @@ from mlspace.classify import Category
 from mlspace.config import config_dir
 from mlspace.demo import is_demo
 from mlspace.filtering import FilterSpec
+from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
 from mlspace.ui.charts import AgeChart, CategoryChart
 from mlspace.ui.cleanup_controller import CleanupController
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
+from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.growing_view import GrowingTree
 from mlspace.ui.runs_view import RunsView
+from mlspace.ui.saved_scans import (
+    SaveController,
+    ScanSource,
+    ask_scan_to_open,
+    ask_where_to_save,
+)
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.share_delegate import ShareBarDelegate
 from mlspace.ui.suggestions_panel import SuggestionsPanel
-from mlspace.ui.tree_model import NAME, SHARE, SIZE, TreeModel
+from mlspace.ui.tree_model import NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
 
@@ -93,6 +100,8 @@ class MainWindow(QMainWindow):
         self.ws = Workspace()
         self.scanner = ScanController(self)
         self.cleaner = CleanupController(self)
+        self.saver = SaveController(self)
+        self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
         self._scan_started = 0.0
         self._last_progress: ScanProgress | None = None
@@ -116,6 +125,8 @@ class MainWindow(QMainWindow):
         self.scanner.progress.connect(self._on_progress)
         self.scanner.finished.connect(self._on_finished)
         self.scanner.failed.connect(self._on_failed)
+        self.scanner.refused.connect(self._on_refused)
+        self.saver.saved.connect(self._on_saved)
         self.cleaner.cleaned.connect(self._on_cleaned)
         self.cleaner.undone.connect(self._on_undone)
         self.cleaner.failed.connect(self._on_failed)
@@ -151,7 +162,8 @@ class MainWindow(QMainWindow):
         self.recent_label.setTextFormat(Qt.TextFormat.RichText)
         self.recent_label.linkActivated.connect(lambda path: self.open_paths([path]))
         layout.addWidget(self.recent_label)
-        hint = QLabel("<p style='color:gray'>You can also drop folders on this window.</p>")
+        hint = QLabel("<p style='color:gray'>You can also drop folders or saved scans on this "
+                      "window.</p>")
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout.addWidget(hint)
         layout.addStretch()
@@ -195,8 +207,7 @@ class MainWindow(QMainWindow):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._tree_menu)
         self.tree.setItemDelegateForColumn(SHARE, ShareBarDelegate(self.tree))
-        self.tree.header().setSectionResizeMode(NAME, QHeaderView.ResizeMode.Interactive)
-        self.tree.header().resizeSection(NAME, 300)
+        self.tree_columns = FitColumns(self.tree, NAME, optional=OPTIONAL_COLUMNS)
         self.tree.selectionModel().currentChanged.connect(
             lambda current, _previous: self.ws.select(self.model.entry(current)))
         self.tree.doubleClicked.connect(self._tree_double_clicked)
@@ -231,7 +242,7 @@ class MainWindow(QMainWindow):
         right.addWidget(tabs)
         right.addWidget(charts)
         right.addWidget(self.details)
-        right.setSizes([420, 220, 180])
+        right.setSizes([380, 200, 220])  # room for a checkpoint's facts in Details
         self.filter_label = QLabel()
         self.filter_label.setStyleSheet("padding: 2px 6px;")
         left = QWidget()
@@ -242,7 +253,7 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
-        self.splitter.setSizes([560, 640])
+        self.splitter.setSizes([600, 600])  # at 1024 px the tree still has its Category
         self.right_splitter = right
         return self.splitter
 
@@ -259,6 +270,9 @@ class MainWindow(QMainWindow):
 
         self.open_action = action("&Open folder…", self.choose_folder,
                                   QKeySequence.StandardKey.Open)
+        self.open_scan_action = action("Open &scan…", self.choose_saved_scan, "Ctrl+Shift+O")
+        self.save_scan_action = action("&Save scan…", self.choose_scan_file,
+                                       QKeySequence.StandardKey.Save)
         self.demo_action = action("Open the &demo workspace", self.open_demo)
         self.rescan_action = action("&Rescan", self.rescan, "F5")
         self.export_action = action("&Export report…", self.choose_report_file, "Ctrl+Shift+E")
@@ -310,10 +324,12 @@ class MainWindow(QMainWindow):
     def _make_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.open_action)
+        file_menu.addAction(self.open_scan_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addAction(self.demo_action)
         file_menu.addAction(self.rescan_action)
         file_menu.addAction(self.cancel_action)
+        file_menu.addAction(self.save_scan_action)
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -345,8 +361,9 @@ class MainWindow(QMainWindow):
         self.open_paths([path])
 
     def open_paths(self, paths: list[str], keep_view: bool = False) -> None:
-        """Scan folders. ``keep_view`` (a rescan of what is shown) keeps the views on screen
-        while it runs, and the filter, selection and expanded folders after."""
+        """Scan folders, or open the saved scan named (``mlspace FILE``, a drop). ``keep_view``
+        (a rescan of what is shown) keeps the views on screen while it runs, and the filter,
+        selection and expanded folders after."""
         if self.cleaner.running:
             self.status.setText("Wait for the cleanup to finish, then scan.")
             return
@@ -355,6 +372,13 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "mlspace", "Not found:\n" + "\n".join(missing))
             paths = [p for p in paths if p not in missing]
         if not paths:
+            return
+        if any(map(saved_scan_format, paths)):
+            if len(paths) > 1:
+                QMessageBox.warning(self, "mlspace", "A saved scan is opened on its own: open "
+                                    "one saved scan, or the folders to scan.")
+            else:
+                self.open_saved(paths[0])
             return
         paths = [os.path.abspath(p) for p in paths]
         self._remember(paths)
@@ -375,12 +399,36 @@ class MainWindow(QMainWindow):
         self.scanner.start(paths, LIVE_SCAN)
         self._update_scan_actions()
 
+    def open_saved(self, path: str) -> None:
+        """Show a saved scan instead of scanning: read in the background as a scan runs, then
+        shown with whose it is and how old (see mlspace.ui.saved_scans)."""
+        if self.cleaner.running or self.scanner.running:
+            self.status.setText(f"Wait for the {'cleanup' if self.cleaner.running else 'scan'} "
+                                "to finish, then open the saved scan.")
+            return
+        self._keep_view = False
+        self.scan_title.setText(f"<h2>Opening {html.escape(os.path.basename(path))}…</h2>")
+        self.progress_text.setText("Reading the saved scan…")
+        self.progress_where.setText(self._elide(path))
+        self.growing.start_over(apparent=self.ws.apparent)
+        self.stack.setCurrentIndex(SCANNING)
+        self.scanner.open(os.path.abspath(path))
+        self._update_scan_actions()
+
+    def choose_saved_scan(self) -> None:
+        """File → Open scan…: whatever is chosen is read as a saved scan (a file that is
+        not one gets a message)."""
+        path = ask_scan_to_open(self, self.source)
+        if path:
+            self.open_saved(path)
+
     def _update_scan_actions(self) -> None:
         """Rescan only when something was scanned and no scan runs; Cancel only while one
-        runs (with nothing open, neither means anything)."""
+        runs (with nothing open, neither means anything); Save scan once one is shown."""
         running = self.scanner.running
         self.rescan_action.setEnabled(bool(self.scanner.paths) and not running)
         self.cancel_action.setEnabled(running)
+        self.save_scan_action.setEnabled(self.ws.loaded)
 
     def rescan(self) -> None:
         """F5: read the disk again, keeping what the user looks at."""
@@ -407,15 +455,18 @@ class MainWindow(QMainWindow):
         metrics = self.progress_where.fontMetrics()
         return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(200, self.width() - 80))
 
-    def _on_finished(self, inventory: object, ages: object, plan: object = None) -> None:
+    def _on_finished(self, inventory: object, ages: object, plan: object = None,
+                     source: ScanSource | None = None) -> None:
         snap = inventory.snapshot  # type: ignore[attr-defined]
+        self.source = source or ScanSource.made_now(snap)
         demo = any(is_demo(r) for r in snap.roots)
         keep, self._keep_view = self._keep_view, False
         old = self.ws.inventory.snapshot if keep and self.ws.inventory else None
         expanded = {old.path(e) for e in self._expanded} if old is not None else set()
         self._expanded.clear()
         self.ws.load(inventory, ages, plan,  # type: ignore[arg-type]
-                     apparent=None if keep else True if demo else None, keep_view=keep)
+                     apparent=None if keep else True if demo else None, keep_view=keep,
+                     cleanup_off=self.source.cleanup_off())
         self.apparent_box.setChecked(self.ws.apparent)
         self.stack.setCurrentIndex(VIEWS)
         self._update_scan_actions()
@@ -429,7 +480,7 @@ class MainWindow(QMainWindow):
                 self.tree.expand(self.model.index(0, 0))
             self._keep_growing_selection(snap)
         self._update_filter_label()
-        self.setWindowTitle(f"mlspace — {', '.join(snap.roots)}")
+        self.setWindowTitle(f"mlspace — {self.source.title()}")
         self.scan_finished.emit()
         if self._after_rescan:
             message, self._after_rescan = self._after_rescan, ""
@@ -453,6 +504,16 @@ class MainWindow(QMainWindow):
             self.cleanup_finished.emit()
         QMessageBox.critical(self, "mlspace", f"The scan failed:\n\n{message}")
 
+    def _on_refused(self, path: str, reason: str) -> None:
+        """A saved scan that could not be opened: back to what was shown, and why."""
+        self._update_scan_actions()
+        self.stack.setCurrentIndex(VIEWS if self.ws.loaded else WELCOME)
+        if not reason:
+            self.status.setText(f"Opening {path} was cancelled.")
+            return
+        self.status.setText(f"Cannot open {path}: {reason}")
+        QMessageBox.warning(self, "mlspace", f"Cannot open {path}:\n\n{reason}")
+
     def _show_totals(self, demo: bool) -> None:
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
         t = snap.grand_totals()
@@ -460,6 +521,13 @@ class MainWindow(QMainWindow):
                  f"{fmt.count(t.files)} files", f"scanned in {fmt.duration(snap.duration)}"]
         if snap.cancelled:
             parts.insert(0, "Scan cancelled: partial results")
+        if self.source is not None and self.source.file:
+            title = self.source.title()
+            parts.insert(0, title[:1].upper() + title[1:])
+        if self.ws.read_only_reason:
+            parts.append(f"No cleanups from this scan: {self.ws.read_only_reason}")
+        if self.source is not None and self.source.note:
+            parts.append(self.source.note)
         if snap.errors:
             parts.append(f"{len(snap.errors)} unreadable")
             self.status.setToolTip("\n".join(f"{e.path}: {e.message}" for e in snap.errors[:30]))
@@ -562,16 +630,22 @@ class MainWindow(QMainWindow):
         size = fmt.size(self.ws.size(entry))
         title = menu.addAction(f"{snap.name(entry)} — {size}")
         title.setEnabled(False)
+        refused = self.ws.cleanup_refused([snap.path(entry)])
+        if refused:
+            menu.addAction(f"No cleanup from this scan: {refused}").setEnabled(False)
         for suggestion in self.ws.suggestions_for(entry):
             act = menu.addAction(f"{suggestion.title} — frees "
                                  f"{fmt.size(self._shown_bytes(suggestion))}")
             act.setToolTip(suggestion.reason)
+            act.setEnabled(not self.ws.cleanup_refused(suggestion.paths))
             act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
         menu.addSeparator()
         trash_action = menu.addAction("Move to trash…")
         trash_action.triggered.connect(self._trash_selected)
         folder = snap.row_of(entry) >= 0
-        if folder and self.ws.filter.spec.narrows:
+        if refused:
+            trash_action.setEnabled(False)
+        elif folder and self.ws.filter.spec.narrows:
             trash_action.setEnabled(False)
             trash_action.setText("Move to trash… (show everything first: a filter hides part "
                                  "of this folder)")
@@ -593,6 +667,7 @@ class MainWindow(QMainWindow):
             if POLICY_CATEGORY.get(suggestion.policy) == category:
                 act = menu.addAction(f"{suggestion.title} — frees "
                                      f"{fmt.size(self._shown_bytes(suggestion))}")
+                act.setEnabled(not self.ws.cleanup_refused(suggestion.paths))
                 act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
         menu.addSeparator()
         only = menu.addAction(f"Show only {category.info.label}")
@@ -629,6 +704,10 @@ class MainWindow(QMainWindow):
             return
         if self.scanner.running:
             self.status.setText("Wait for the scan to finish, then clean up.")
+            return
+        refused = self.ws.cleanup_refused(p for s in suggestions for p in s.paths)
+        if refused:  # the menus and the panel say so already: this is the one gate
+            self.status.setText(f"Nothing was moved: {refused}.")
             return
         dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
         self.last_dialog = dialog
@@ -684,6 +763,26 @@ class MainWindow(QMainWindow):
         if path:
             store.setValue("report/folder", os.path.dirname(path))
             self.export_report(path)
+
+    def choose_scan_file(self) -> None:
+        """File → Save scan…: the scan shown as it was made, as mlspace's index or ncdu's
+        export (the extension chooses), written in the background."""
+        if self.ws.inventory is None or self.source is None:
+            self.status.setText("Scan a folder or open a saved scan first, then save it.")
+            return
+        path = ask_where_to_save(self, self.source)
+        if path:
+            problem = self.saver.save(path, self.ws.inventory, self.source.info)
+            self.status.setText(f"Cannot save the scan: {problem}" if problem else
+                                f"Saving the scan to {path}…")
+
+    def _on_saved(self, path: str, problem: str) -> None:
+        if problem:
+            self.status.setText(f"Could not save the scan: {problem}")
+            return
+        moved = " (as scanned: what went to the trash since is in it; F5 first to save what " \
+            "is there now)" if self.ws.removed.any() else ""
+        self.status.setText(f"Scan saved to {path}{moved}")
 
     def export_report(self, path: str) -> None:
         from mlspace.report.model import build_report
@@ -804,6 +903,7 @@ class MainWindow(QMainWindow):
         self.scanner.cancel()
         self.scanner.wait(3000)
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
+        self.saver.wait()  # a saved scan is moved in place whole, or not at all
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

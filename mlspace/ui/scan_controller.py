@@ -1,25 +1,33 @@
-"""Runs scan + classify + age table in a worker thread and reports back through signals.
+"""Runs scan + classify + age table in a worker thread and reports back through signals; or
+reads a saved scan there, which then arrives the same way.
 
 The GUI thread only receives progress (at most ~10 a second, from the scanner's own rate
-limit) and the finished inventory; it never touches the disk."""
+limit) and the finished inventory; it never touches the disk. The worker also keeps each
+finished scan in mlspace's history, and looks for an opened scan's folders on this machine.
+"""
 
 from __future__ import annotations
 
 import threading
+import time
 import traceback
+from dataclasses import replace
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal, SignalInstance
 
 from mlspace.advise import advise
 from mlspace.ages import age_table
 from mlspace.classify import classify, load_rules
+from mlspace.index.errors import CannotOpen
+from mlspace.index.info import ScanInfo
 from mlspace.scan import ScanOptions, scan
+from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
 
 
 class _ScanJob(QObject):
     progress = Signal(object)  # ScanProgress
-    finished = Signal(object, object, object)  # Inventory, AgeTable, Plan
+    finished = Signal(object, object, object, object)  # Inventory, AgeTable, Plan, ScanSource
     failed = Signal(str)
 
     def __init__(self, paths: list[str], options: ScanOptions, cancel: threading.Event) -> None:
@@ -27,6 +35,11 @@ class _ScanJob(QObject):
         self.paths = paths
         self.options = options
         self.cancel = cancel
+        self.abandoned = threading.Event()  # replaced by another scan: skip what follows
+
+    def signals(self) -> tuple[SignalInstance, ...]:
+        """What ends the job: one of these is emitted last."""
+        return self.finished, self.failed
 
     def run(self) -> None:
         try:
@@ -35,58 +48,156 @@ class _ScanJob(QObject):
             # compete with the workers and the GUI for the CPU, and the window would stutter
             # (10 ms heartbeat gaps of 120 ms instead of under 80) for the same total time.
             rules = load_rules().compile()
+            started = time.time()
             snapshot = scan(self.paths, self.options, progress=self.progress.emit,
                             cancelled=self.cancel.is_set)
+            if self.abandoned.is_set():
+                self.failed.emit("")  # nobody listens but the thread, which then ends
+                return
             inventory = classify(snapshot, rules)
+            info = ScanInfo.here(started, options=self.options)
+            source = ScanSource(info, tuple(snapshot.roots),
+                                note=keep_in_history(inventory, info))
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
-            self.finished.emit(inventory, age_table(inventory), advise(inventory))
+            self.finished.emit(inventory, age_table(inventory), advise(inventory), source)
         except Exception:  # report, never crash the app from a worker thread
             self.failed.emit(traceback.format_exc(limit=3))
 
 
+class _OpenJob(QObject):
+    finished = Signal(object, object, object, object)  # as _ScanJob's
+    refused = Signal(str)  # why the file cannot be opened; '' when cancelled
+
+    def __init__(self, path: str, cancel: threading.Event) -> None:
+        super().__init__()
+        self.path = path
+        self.cancel = cancel
+        self.abandoned = threading.Event()  # replaced by another scan: it is dropped once read
+
+    def signals(self) -> tuple[SignalInstance, ...]:
+        return self.finished, self.refused
+
+    def run(self) -> None:
+        from mlspace.index.saved import open_saved
+
+        try:
+            saved = open_saved(self.path)
+            if self.cancel.is_set():
+                self.refused.emit("")
+                return
+            inventory = saved.inventory(load_rules().compile())
+            self.finished.emit(inventory, age_table(inventory), advise(inventory),
+                               opened_source(saved))
+        except CannotOpen as err:
+            self.refused.emit(str(err))
+        except Exception as err:  # a file the readers let through: still a message
+            self.refused.emit(f"it could not be read ({type(err).__name__}: {err})")
+
+
 class ScanController(QObject):
-    """Start, cancel and follow one scan at a time."""
+    """Start, cancel and follow one scan (or the opening of one saved scan) at a time."""
 
     started = Signal(list)
     progress = Signal(object)
-    finished = Signal(object, object, object)
+    finished = Signal(object, object, object, object)  # Inventory, AgeTable, Plan, ScanSource
     failed = Signal(str)
+    refused = Signal(str, str)  # a saved scan's path, why it was not opened ('' cancelled)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._thread: QThread | None = None
-        self._job: _ScanJob | None = None
+        self._job: _ScanJob | _OpenJob | None = None
         self._cancel = threading.Event()
-        self.paths: list[str] = []
+        self._opening = ""  # the saved scan being read
+        self._retired: set[QThread] = set()  # replaced jobs' threads, until their jobs return
+        self.paths: list[str] = []  # what F5 scans: the folders shown, when they are here
+        self.options = ScanOptions()  # and how
 
     @property
     def running(self) -> bool:
         return self._thread is not None
 
     def start(self, paths: list[str], options: ScanOptions | None = None) -> None:
-        if self.running:
-            self.cancel()
+        """Scan ``paths``. A rescan of the folders shown covers what their scan covered:
+        an opened scan's excludes and its choice about other filesystems are kept."""
+        options = options or ScanOptions()
+        if list(paths) == self.paths:
+            options = replace(options, exclude=self.options.exclude,
+                              cross_filesystems=self.options.cross_filesystems)
         self.paths = list(paths)
-        self._cancel = threading.Event()
-        job = _ScanJob(self.paths, options or ScanOptions(), self._cancel)
+        self.options = options
+        job = _ScanJob(self.paths, options, self._new_cancel())
         job.progress.connect(self.progress)
         job.finished.connect(self._done)
         job.failed.connect(self._failed)
-        self._job = job
         self.started.emit(self.paths)
-        self._thread = start_in_thread(job)
+        self._run(job)
+
+    def open(self, path: str) -> None:
+        """Read the saved scan at ``path``: ``finished`` brings it as a scan, with its
+        ScanSource; ``refused`` says why it cannot be opened."""
+        self._opening = path
+        job = _OpenJob(path, self._new_cancel())
+        job.finished.connect(self._opened)
+        job.refused.connect(self._refused)
+        self._run(job)
 
     def cancel(self) -> None:
         """Ask the scan to stop; it returns within ~100 ms with what it has (marked
-        cancelled), which is then shown like any result."""
+        cancelled), which is then shown like any result. A saved scan being read is
+        dropped once read."""
         self._cancel.set()
 
     def wait(self, ms: int = 5000) -> bool:
         return self._thread.wait(ms) if self._thread is not None else True
 
-    def _done(self, inventory: object, ages: object, plan: object) -> None:
+    def _new_cancel(self) -> threading.Event:
+        if self.running:
+            self.cancel()
+        self._cancel = threading.Event()
+        return self._cancel
+
+    def _run(self, job: _ScanJob | _OpenJob) -> None:
+        self._retire_running()
+        self._job = job
+        self._thread = start_in_thread(job)
+
+    def _retire_running(self) -> None:
+        """A new scan (or opening) replaces one still running, e.g. a folder dropped on the
+        window mid-scan. The old job was told to stop (its cancel flag); from now on its
+        results reach nobody, and its thread is kept until the job returns: a running
+        QThread dropped would take the app down, and waiting for it here would freeze the
+        window while it finishes classifying."""
+        thread, job = self._thread, self._job
+        if thread is None or job is None:
+            return
+        job.abandoned.set()
+        if isinstance(job, _ScanJob):
+            job.progress.disconnect()
+        for signal in job.signals():
+            signal.disconnect()
+            signal.connect(thread.quit)
+        self._retired.add(thread)
+        thread.finished.connect(lambda: self._forget(thread))
+        self._thread, self._job = None, None
+
+    def _forget(self, thread: QThread) -> None:
+        self._retired.discard(thread)
+        thread.deleteLater()
+
+    def _done(self, inventory: object, ages: object, plan: object, source: object) -> None:
         self._stop_thread()
-        self.finished.emit(inventory, ages, plan)
+        self.finished.emit(inventory, ages, plan, source)
+
+    def _opened(self, inventory: object, ages: object, plan: object, source: object) -> None:
+        assert isinstance(source, ScanSource)
+        self.paths = list(source.roots) if source.rescannable else []
+        self.options = source.info.scan_options()
+        self._done(inventory, ages, plan, source)
+
+    def _refused(self, reason: str) -> None:
+        self._stop_thread()
+        self.refused.emit(self._opening, reason)
 
     def _failed(self, message: str) -> None:
         self._stop_thread()

@@ -56,3 +56,32 @@ def test_a_cleanup_stopped_by_its_journal_says_so(window: MainWindow, qtbot: QtB
     assert "No space left on device" in warnings[0] and "Ctrl+Z" in warnings[0]
     left = [p for p in run.iterdir() if p.name.startswith("checkpoint-")]
     assert 3 < len(left) < 12  # some moved, the rest was not attempted
+
+
+def test_a_folder_opened_mid_scan_replaces_that_scan(qtbot: QtBot, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dropping another folder while a scan runs: the first scan stops and its results
+    never show, the second one's do, and the first one's thread ends on its own."""
+    from mlspace.scan import scanner as scanner_module
+    from tests.trees import write
+
+    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 50)
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 50)
+    first, second = tmp_path / "first", tmp_path / "second"
+    for i in range(3000):
+        write(first / f"d{i % 60}" / f"{i}.bin", 10)
+    write(second / "only.bin", 10)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    shown: list[tuple[str, ...]] = []
+    win.scan_finished.connect(lambda: shown.append(win.ws.inventory.snapshot.roots))
+    with qtbot.waitSignal(win.scanner.progress, timeout=30_000):
+        win.open_paths([str(first)])
+    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+        win.open_paths([str(second)])
+    qtbot.waitUntil(lambda: not win.scanner._retired, timeout=30_000)
+    qtbot.wait(200)
+    assert shown == [(str(second),)]
+    assert win.windowTitle().endswith(str(second))
+    assert not win.scanner.running and win.rescan_action.isEnabled()

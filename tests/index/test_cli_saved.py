@@ -136,3 +136,22 @@ def test_the_index_package_imports_no_dask() -> None:
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.split(".")[0] == "dask" for n in names), path
+
+
+def test_the_app_is_given_one_saved_scan_or_folders(workspace: tuple[Path, Path, Path]
+                                                    ) -> None:
+    """`mlspace FILE` opens a saved scan in the app; with anything else named, it says why
+    before a window opens."""
+    from mlspace.cli.app import check_app_paths
+    from mlspace.cli.exits import UsageError
+
+    root, saved, exported = workspace
+    for alone in (saved, exported):
+        check_app_paths([str(alone)])  # no error: the app opens it
+    for mixed in ([str(saved), str(root)], [str(saved), str(exported)]):
+        with pytest.raises(UsageError, match="a saved scan is opened on its own"):
+            check_app_paths(mixed)
+    result = subprocess.run([sys.executable, "-m", "mlspace", str(saved), str(root)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "opened on its own" in result.stderr
+    assert "Traceback" not in result.stderr

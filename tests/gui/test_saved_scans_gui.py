@@ -1,0 +1,307 @@
+"""Saved scans in the app: opened from `mlspace FILE`, File → Open scan… and a drop, shown
+with whose scan it is and how old, cleaned up only where its folders are on this machine,
+saved again with File → Save scan…, and every finished scan kept in the history."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import time
+from pathlib import Path
+
+import pytest
+from cleanup_helpers import tree_digest
+from gui_helpers import confirm_when_asked, right_click_row
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from mlspace.classify import classify
+from mlspace.demo import generate
+from mlspace.index import history
+from mlspace.index.info import ScanInfo
+from mlspace.index.ncdu_write import write_ncdu
+from mlspace.index.parquet_write import write_parquet
+from mlspace.scan import ScanOptions, scan
+from mlspace.ui.cleanup_dialogs import ConfirmCleanup
+from mlspace.ui.main_window import MainWindow
+from mlspace.ui.tree_model import APPARENT, FILES, NAME, ON_DISK, VALUE_ROLE
+
+DAY = 86400.0
+RUN = "outputs/bert-large-lr3e-4"
+
+
+def save_parquet(root: Path, target: Path, options: ScanOptions | None = None,
+                 **info: object) -> Path:
+    """Scan ``root`` as `mlspace scan ROOT -o TARGET` does, with ScanInfo fields replaced
+    by ``info`` (another host, an older date)."""
+    options = options or ScanOptions(workers=1)
+    started = time.time()
+    inventory = classify(scan([str(root)], options))
+    made = dataclasses.replace(ScanInfo.here(started, options=options), **info)
+    write_parquet(str(target), inventory, made)
+    return target
+
+
+def save_ncdu(root: Path, target: Path) -> Path:
+    with open(target, "wb") as out:
+        write_ncdu(scan([str(root)], ScanOptions(workers=1)), out)
+    return target
+
+
+def new_window(qtbot: QtBot) -> MainWindow:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1280, 820)
+    win.show()
+    return win
+
+
+def open_in(window: MainWindow, qtbot: QtBot, path: Path) -> None:
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.open_paths([str(path)])
+
+
+def rows(window: MainWindow) -> list[tuple[object, ...]]:
+    """The scanned folder's row and its children's: name, on disk, apparent, files."""
+    model = window.model
+    top = model.index(0, 0)
+    indexes = [top] + [model.index(r, 0, top) for r in range(model.rowCount(top))]
+    return sorted(tuple(model.index(i.row(), column, i.parent()).data(VALUE_ROLE)
+                        for column in (NAME, ON_DISK, APPARENT, FILES)) for i in indexes)
+
+
+def test_a_saved_scan_opens_with_the_live_scans_tree_and_says_whose_it_is(
+        window: MainWindow, qtbot: QtBot, demo_root: Path, tmp_path: Path) -> None:
+    live_rows, live = rows(window), window.ws.inventory.snapshot.grand_totals()
+    live_categories = window.ws.chart_categories()
+    assert window.windowTitle() == f"mlspace — {demo_root}"
+
+    open_in(window, qtbot, save_parquet(demo_root, tmp_path / "lab.parquet"))
+    assert rows(window) == live_rows
+    assert window.ws.inventory.snapshot.grand_totals() == live
+    assert window.ws.chart_categories() == live_categories  # the saved classification
+    shown = f"scan of {platform.node()}:{demo_root}, made just now"
+    assert window.windowTitle() == f"mlspace — {shown}"
+    assert window.status.text().startswith(f"S{shown[1:]} · ")
+    assert window.ws.read_only_reason == ""  # its folder is here: cleanups are offered
+
+    open_in(window, qtbot, save_ncdu(demo_root, tmp_path / "lab.json"))
+    assert rows(window) == live_rows
+    assert window.windowTitle() == f"mlspace — scan of {demo_root}, made just now"
+
+
+def test_file_menu_offers_open_and_save_scan(window: MainWindow, qtbot: QtBot,
+                                             demo_root: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    file_menu = window.menuBar().actions()[0].menu()
+    names = [a.text() for a in file_menu.actions()]
+    assert "Open &scan…" in names and "&Save scan…" in names
+    saved = save_parquet(demo_root, tmp_path / "lab.parquet")
+    asked = []
+
+    def choose(parent: object, caption: str, folder: str, filters: str) -> tuple[str, str]:
+        asked.append(filters)
+        return str(saved), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.open_scan_action.trigger()
+    assert asked[0].split(";;") == ["mlspace scans (*.parquet)",
+                                    "ncdu/gdu exports (*.json *.json.gz)", "All files (*)"]
+    assert window.source.file == str(saved)
+    assert "scan of" in window.windowTitle()
+
+
+@pytest.mark.parametrize("elsewhere", ["moved", "other host"])
+def test_a_scan_whose_folder_is_not_here_offers_no_cleanup(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, elsewhere: str
+) -> None:
+    scanned = generate(tmp_path / "lab")
+    if elsewhere == "moved":
+        saved = save_parquet(scanned, tmp_path / "lab.parquet")
+        here = scanned.rename(tmp_path / "renamed")
+        reason = f"{scanned} is no longer on this machine"
+        title = f"scan of {platform.node()}:{scanned}, made just now"
+    else:
+        saved = save_parquet(scanned, tmp_path / "lab.parquet", host="gpu-node3",
+                             finished=time.time() - 2 * DAY)
+        here = scanned.rename(tmp_path / "elsewhere")  # no folder of that name here
+        reason = f"scanned on gpu-node3; {scanned} is not on this machine"
+        title = f"scan of gpu-node3:{scanned}, 2 days old"
+    before = tree_digest(here)
+
+    def never_asked(self: ConfirmCleanup) -> int:
+        raise AssertionError("a cleanup was offered for a folder that is not here")
+
+    monkeypatch.setattr(ConfirmCleanup, "exec", never_asked)
+    window = new_window(qtbot)
+    open_in(window, qtbot, saved)
+    assert window.windowTitle() == f"mlspace — {title}"
+    assert window.ws.read_only_reason == reason
+    assert f"No cleanups from this scan: {reason}" in window.status.text()
+    assert not window.rescan_action.isEnabled()  # F5 would scan another folder
+    suggestions = window.ws.plan.suggestions
+    assert suggestions  # still listed, with what they would free there
+    assert all(window.ws.cleanup_refused(s.paths) == reason for s in suggestions)
+
+    actions = right_click_row(window, str(scanned / RUN))
+    assert actions[1].text() == f"No cleanup from this scan: {reason}"
+    offered = [a for a in actions if a.text().startswith(("Keep best", "Move to trash"))]
+    assert len(offered) >= 2 and not any(a.isEnabled() for a in offered)
+    window.confirm_and_clean(list(suggestions))
+    assert window.status.text() == f"Nothing was moved: {reason}."
+    assert tree_digest(here) == before
+
+
+@pytest.mark.parametrize("host", [None, "gpu-node3"])  # this machine, or shared storage
+def test_an_opened_scan_of_folders_here_cleans_re_checks_and_undoes(
+        qtbot: QtBot, tmp_path: Path, host: str | None) -> None:
+    root = generate(tmp_path / "lab")
+    saved = save_parquet(root, tmp_path / "lab.parquet", **({"host": host} if host else {}))
+    changed = root / RUN / "checkpoint-2000" / "trainer_state.json"
+    with open(changed, "a") as f:  # written after the scan: must be refused
+        f.write(" ")
+    os.utime(changed, (time.time() - 30 * DAY, time.time() - 30 * DAY))
+    before = tree_digest(root)
+    window = new_window(qtbot)
+    open_in(window, qtbot, saved)
+    actions = right_click_row(window, str(root / RUN))
+    keep = next(a for a in actions if a.text().startswith("Keep best 1 + latest 2"))
+    assert keep.isEnabled()
+    confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        keep.trigger()
+    assert not (root / RUN / "checkpoint-1000").exists()
+    assert (root / RUN / "checkpoint-2000").exists()
+    assert "skipped" in window.status.text()
+    assert f"{root / RUN / 'checkpoint-2000'}: changed since the scan" in \
+        window.status.toolTip()
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        window.undo_last_cleanup()
+    assert tree_digest(root) == before
+
+
+def test_an_ncdu_export_offers_cleanups_only_after_f5(qtbot: QtBot, demo_root: Path,
+                                                     tmp_path: Path) -> None:
+    window = new_window(qtbot)
+    open_in(window, qtbot, save_ncdu(demo_root, tmp_path / "lab.json"))
+    assert "ncdu export" in window.ws.read_only_reason  # best and latest are not known
+    assert window.rescan_action.isEnabled()
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.rescan_action.trigger()
+    assert window.source.file == "" and window.ws.read_only_reason == ""
+    assert window.windowTitle() == f"mlspace — {demo_root}"
+
+
+def test_f5_on_an_opened_scan_scans_what_it_covered(qtbot: QtBot, demo_root: Path,
+                                                   tmp_path: Path) -> None:
+    options = ScanOptions(workers=1, exclude=("*.arrow",))
+    saved = save_parquet(demo_root, tmp_path / "lab.parquet", options)
+    window = new_window(qtbot)
+    open_in(window, qtbot, saved)
+    opened = rows(window)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.rescan_action.trigger()
+    assert window.source.file == "" and window.source.info.options["exclude"] == ["*.arrow"]
+    assert rows(window) == opened
+
+
+def test_save_scan_writes_what_opens_again_in_either_format(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    live = rows(window)
+    answers = iter([(str(tmp_path / "lab"), "mlspace scan (*.parquet)"),
+                    (str(tmp_path / "lab.json.gz"), "ncdu export (*.json)")])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: next(answers))
+    for written in (tmp_path / "lab.parquet", tmp_path / "lab.json.gz"):
+        with qtbot.waitSignal(window.saver.saved, timeout=30_000):
+            window.save_scan_action.trigger()  # the live scan, then the reopened one
+        assert window.status.text() == f"Scan saved to {written}"
+        assert not list(tmp_path.glob("*.partial"))
+        open_in(window, qtbot, written)
+        assert rows(window) == live
+
+
+def test_a_save_that_fails_says_why_in_the_status_bar(window: MainWindow, qtbot: QtBot,
+                                                     tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "no-such-folder" / "lab.parquet"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), ""))
+    with qtbot.waitSignal(window.saver.saved, timeout=30_000):
+        window.save_scan_action.trigger()
+    assert window.status.text().startswith(f"Could not save the scan: cannot write {target}")
+    assert not target.parent.exists()
+
+
+def test_dropping_a_saved_scan_opens_it(qtbot: QtBot, demo_root: Path, tmp_path: Path
+                                        ) -> None:
+    saved = save_parquet(demo_root, tmp_path / "lab.parquet")
+    window = new_window(qtbot)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(saved))])
+    drop = QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, data,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.dropEvent(drop)  # Qt delivers a drop only inside a drag a person makes
+    assert window.source.file == str(saved)
+    assert window.windowTitle().startswith(f"mlspace — scan of {platform.node()}:")
+
+
+@pytest.mark.parametrize("content", [b"PAR1 not really", b"[1,2,{}, [{\"name\":", b"\x00" * 64],
+                         ids=["parquet", "truncated ncdu", "zeros"])
+def test_a_damaged_saved_scan_gives_a_message_not_a_traceback(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
+    damaged = tmp_path / ("lab.parquet" if content.startswith(b"PAR1") else "lab.json")
+    damaged.write_bytes(content)
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: said.append(args[2]))
+    window = new_window(qtbot)
+    with qtbot.waitSignal(window.scanner.refused, timeout=30_000):
+        window.open_paths([str(damaged)])
+    assert len(said) == 1 and said[0].startswith(f"Cannot open {damaged}:\n\n")
+    assert "Traceback" not in said[0] and "File \"" not in said[0]
+    assert window.stack.currentIndex() == 0 and not window.ws.loaded  # the welcome page
+
+
+def test_a_saved_scan_is_opened_on_its_own(window: MainWindow, demo_root: Path,
+                                           tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = save_parquet(demo_root, tmp_path / "lab.parquet")
+    said = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: said.append(args[2]))
+    window.open_paths([str(saved), str(demo_root)])
+    assert said == ["A saved scan is opened on its own: open one saved scan, or the folders "
+                    "to scan."]
+    assert not window.scanner.running
+
+
+def test_every_finished_scan_is_kept_in_the_history(qtbot: QtBot, tmp_path: Path,
+                                                    window: MainWindow) -> None:
+    assert history.entries() == []  # the demo (the window's scan) leaves nothing behind
+    root = tmp_path / "work"
+    (root / "ckpt").mkdir(parents=True)
+    (root / "ckpt" / "model.pt").write_bytes(b"w" * 5000)
+    open_in(window, qtbot, root)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.rescan_action.trigger()
+    kept = history.entries(str(root))
+    assert len(kept) == 2 and kept[-1].files == 1 and kept[-1].host == platform.node()
+
+
+def test_a_scan_that_cannot_be_kept_says_so_in_the_status_bar(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(history, "save", full)
+    root = tmp_path / "work"
+    root.mkdir()
+    (root / "a.txt").write_text("a")
+    window = new_window(qtbot)
+    open_in(window, qtbot, root)
+    assert window.ws.loaded
+    assert window.status.text().endswith(
+        "This scan could not be kept in mlspace's history ([Errno 28] No space left on device)")
