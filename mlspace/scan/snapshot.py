@@ -137,10 +137,10 @@ class Snapshot:
     def names_containing(self, needle: bytes, ignore_case: bool = False) -> np.ndarray:
         """Entries whose name contains ``needle`` (sorted), without decoding any name."""
         if ignore_case:
-            return entries_containing(self._lowered_names(), self.name_offsets, needle.lower())
+            return entries_containing(self.lowered_names(), self.name_offsets, needle.lower())
         return entries_containing(self.name_buffer, self.name_offsets, needle)
 
-    def _lowered_names(self) -> bytes:
+    def lowered_names(self) -> bytes:
         """The name buffer in lower case, made once: the app's name filter searches it at
         every keystroke, and lowering a million names costs more than the search."""
         cached = self.__dict__.get("_lowered")

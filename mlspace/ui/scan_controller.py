@@ -15,14 +15,22 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, QThread, Signal, SignalInstance
 
-from mlspace.advise import advise
-from mlspace.ages import age_table
-from mlspace.classify import classify, load_rules
+from mlspace.advise import Plan, advise
+from mlspace.ages import AgeTable, age_table
+from mlspace.classify import Inventory, classify, load_rules
 from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
 from mlspace.scan import ScanOptions, scan
 from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
+
+
+def prepared(inventory: Inventory) -> tuple[Inventory, AgeTable, Plan]:
+    """What the window needs beside the inventory, made in the worker: the age table, the
+    plan, and the lowered names the name filter searches (the first keystroke would
+    otherwise pay for lowering a million names)."""
+    inventory.snapshot.lowered_names()
+    return inventory, age_table(inventory), advise(inventory)
 
 
 class _ScanJob(QObject):
@@ -59,7 +67,7 @@ class _ScanJob(QObject):
             source = ScanSource(info, tuple(snapshot.roots),
                                 note=keep_in_history(inventory, info))
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
-            self.finished.emit(inventory, age_table(inventory), advise(inventory), source)
+            self.finished.emit(*prepared(inventory), source)
         except Exception:  # report, never crash the app from a worker thread
             self.failed.emit(traceback.format_exc(limit=3))
 
@@ -86,8 +94,7 @@ class _OpenJob(QObject):
                 self.refused.emit("")
                 return
             inventory = saved.inventory(load_rules().compile())
-            self.finished.emit(inventory, age_table(inventory), advise(inventory),
-                               opened_source(saved))
+            self.finished.emit(*prepared(inventory), opened_source(saved))
         except CannotOpen as err:
             self.refused.emit(str(err))
         except Exception as err:  # a file the readers let through: still a message

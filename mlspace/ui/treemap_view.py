@@ -46,6 +46,9 @@ class TreemapCanvas(QWidget):
         super().__init__()
         self.ws = workspace
         self.tiles: list[tuple[QRectF, int, int]] = []  # (rect, entry, depth), outer first
+        # Each tile's colour and label, made with the layout: a repaint (hover, selection)
+        # then only draws, and asks the workspace nothing for thousands of tiles.
+        self._looks: list[tuple[QColor, str]] = []
         self.setMouseTracking(True)
         self.setMinimumSize(200, 150)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -61,14 +64,20 @@ class TreemapCanvas(QWidget):
     def _new_scan(self) -> None:
         """The tiles name the old scan's entries: drop them now, before anything paints or
         hovers, and lay out the new scan on the next turn."""
-        self.tiles = []
+        self.tiles, self._looks = [], []
         self._pending.start()
 
     def relayout(self, *_: object) -> None:
         self.tiles = []
         if self.ws.inventory is not None and self.ws.focus >= 0:
             self._layout(self.ws.focus, QRectF(self.rect()).adjusted(1, 1, -1, -1), 0)
+        self._looks = [self._look(entry, depth) for _, entry, depth in self.tiles]
         self.update()
+
+    def _look(self, entry: int, depth: int) -> tuple[QColor, str]:
+        color = QColor(category_color(self.ws.dominant_category(entry))).lighter(100 + 12 * depth)
+        name = self.ws.inventory.snapshot.name(entry)  # type: ignore[union-attr]
+        return color, f"{os.path.basename(name) or name}  {fmt.size(self.ws.size(entry))}"
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         self._pending.start()
@@ -107,9 +116,7 @@ class TreemapCanvas(QWidget):
             return
         metrics = QFontMetrics(painter.font())
         border = palette.color(QPalette.ColorRole.Base)
-        for rect, entry, depth in self.tiles:
-            color = QColor(category_color(self.ws.dominant_category(entry)))
-            color = color.lighter(100 + 12 * depth)
+        for (rect, entry, _), (color, text) in zip(self.tiles, self._looks, strict=True):
             painter.fillRect(rect, color)
             selected = entry == self.ws.selected
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 3) if selected
@@ -117,10 +124,8 @@ class TreemapCanvas(QWidget):
             painter.drawRect(rect)
             if rect.width() > 40 and rect.height() > metrics.height() + 2:
                 painter.setPen(text_color_on(color))
-                name = self.ws.inventory.snapshot.name(entry)  # type: ignore[union-attr]
-                label = metrics.elidedText(f"{os.path.basename(name) or name}  "
-                                           f"{fmt.size(self.ws.size(entry))}",
-                                           Qt.TextElideMode.ElideRight, int(rect.width()) - 6)
+                label = metrics.elidedText(text, Qt.TextElideMode.ElideRight,
+                                           int(rect.width()) - 6)
                 painter.drawText(rect.adjusted(3, 1, -3, 0),
                                  Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
 
