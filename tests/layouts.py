@@ -1,75 +1,37 @@
 """Build fixture trees the way the real tools lay them out (see ../shared/ml-layouts.md).
 
-``make(root, spec)`` takes {relative path: content}; content is bytes, a str (written as
-UTF-8), an int (that many random bytes), a dict (written as JSON), None for an empty folder,
-Link("target") for a symlink, or Sparse(size) for a file of a real size that takes no disk.
-
+The kit (make, Sparse, Link, Labelled...) is in layout_kit.py, imported from here too.
 LABELLED holds whole workspaces as the tools write them (their real file names and records),
 each file with the category an ML engineer gives it; score() compares a classification with
 those labels, by files and by bytes (benchmarks/bench_accuracy.py and the accuracy test).
+The workspaces of the tools added for issue 13's last part are in layouts_tools.py.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlspace.classify import Inventory, classify
-from mlspace.scan import ScanOptions, scan
+from layout_kit import (
+    MB,
+    Labelled,
+    Link,
+    Sparse,
+    categories_by_path,
+    inventory_of,
+    make,
+    name_of,
+    series_at,
+)
+from layout_kit import as_category as _as
+from layout_kit import as_json as _json
+from layout_kit import under as _under
+from layouts_tools import TOOL_LAYOUTS
 
-
-@dataclass(frozen=True)
-class Link:
-    target: str
-
-
-@dataclass(frozen=True)
-class Sparse:
-    """A file of ``size`` bytes with no data written: weights and datasets at the sizes the
-    tools write them, so that accuracy by bytes means what it does on a real disk."""
-
-    size: int
-
-
-def make(root: Path, spec: dict[str, object]) -> Path:
-    for rel, content in spec.items():
-        path = root / rel
-        if content is None:
-            path.mkdir(parents=True, exist_ok=True)
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Link):
-            os.symlink(content.target, path)
-        elif isinstance(content, Sparse):
-            with open(path, "wb") as f:
-                f.truncate(content.size)
-        elif isinstance(content, dict):
-            path.write_text(json.dumps(content))
-        elif isinstance(content, str):
-            path.write_text(content)
-        elif isinstance(content, int):
-            path.write_bytes(os.urandom(content))
-        else:
-            path.write_bytes(content)  # type: ignore[arg-type]
-    return root
-
-
-def inventory_of(root: Path) -> Inventory:
-    return classify(scan([root], ScanOptions(workers=1)))
-
-
-def categories_by_path(inv: Inventory) -> dict[str, str]:
-    return {p: inv.category(e).id for e, _, p in inv.snapshot.iter_paths()}
-
-
-def series_at(inv: Inventory, folder: Path):  # noqa: ANN201 - a Series
-    return inv.series_by_id[f"series:{folder}"]
-
-
-def name_of(artifact_id: str | None) -> str | None:
-    return artifact_id.rsplit("/", 1)[-1] if artifact_id else None
+__all__ = ["ELF_CORE", "ELF_EXEC", "LABELLED", "Labelled", "Link", "Sparse", "Verdict",
+           "accuracy", "categories_by_path", "inventory_of", "make", "name_of", "score",
+           "series_at", "trainer_state"]
 
 
 def trainer_state(step: int, best: str | None, best_metric: float | None,
@@ -102,37 +64,6 @@ ELF_EXEC = b"\x7fELF\x02\x01\x01" + b"\0" * 9 + (2).to_bytes(2, "little") + b"\0
 # the tools themselves on toy models (transformers 5.24 and 4.x names, PEFT 0.21, Hydra 1.3,
 # Keras 3.15, MLflow 3.17, MMEngine 0.10, Lightning 2.6, datasets 5.2, py-spy 0.4) or read in
 # their source (ml-layouts.md); weights and data have the sizes such runs write, as Sparse files.
-
-KB, MB, GB = 1 << 10, 1 << 20, 1 << 30
-
-
-@dataclass(frozen=True)
-class Labelled:
-    """A workspace and, for each of its files, the category an ML engineer gives it."""
-
-    name: str
-    files: dict[str, tuple[object, str]]  # path -> (content as make() takes it, category id)
-
-    @property
-    def spec(self) -> dict[str, object]:
-        return {path: content for path, (content, _) in self.files.items()}
-
-    @property
-    def labels(self) -> dict[str, str]:
-        return {path: category for path, (_, category) in self.files.items()}
-
-
-def _as(category: str, files: dict[str, object]) -> dict[str, tuple[object, str]]:
-    return {path: (content, category) for path, content in files.items()}
-
-
-def _under(folder: str, files: dict[str, object]) -> dict[str, object]:
-    return {f"{folder}/{path}": content for path, content in files.items()}
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, indent=4)  # as HF and most tools write their records
-
 
 # --- HF Trainer (transformers 5.24: what trainer.save_model(), save_metrics(), save_state()
 # and create_model_card() wrote for a toy GPT-2; v4 adds special_tokens_map.json, and a
@@ -696,7 +627,7 @@ def lightning_hydra_project() -> Labelled:
 LABELLED = (hf_trainer_final_save, hf_trainer_sharded_v4, peft_adapter, hydra_runs, timm_run,
             ultralytics_run, mmengine_work_dir, lightning_run, keras_backup, mlflow_logged_model,
             debug_dumps, hf_datasets_cache, processed_data, augmented_copies,
-            lightning_hydra_project)
+            lightning_hydra_project, *TOOL_LAYOUTS)
 
 
 @dataclass(frozen=True)

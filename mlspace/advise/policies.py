@@ -90,15 +90,21 @@ def _ranked_best(inv: Inventory, s: Series, k: int) -> list[str]:
 
 
 def _released_by_user(s: Series, settings: AdviceSettings) -> list[str]:
-    """The members the tool keeps as its own top-k that the user lets go: only when the
-    user set, for this very series, fewer best ones than the tool keeps, and only the
-    worst of them by the tool's recorded scores. The global K (a default chosen without
-    this run's k in mind) never undoes a tool's retention, and neither does an order that
-    is not known. The tool's best and last are never among them (they are not tool_kept)."""
-    if s.id not in settings.keep_per_series or not s.tool_kept_ranked:
+    """The members the tool keeps by its own retention that the user lets go: only when
+    the user set, for this very series, fewer best (or latest) ones than the tool keeps,
+    and only the worst of them by the tool's recorded scores (or the oldest, for a tool
+    that keeps its latest ones: HF Trainer's save_total_limit). The global K and N
+    (defaults chosen without this run's k in mind) never undo a tool's retention, and
+    neither does an order that is not known. The tool's best and last are never among them
+    (they are not tool_kept)."""
+    if s.id not in settings.keep_per_series:
         return []
-    keep_best, _ = settings.keep_for(s.id)
-    return list(s.tool_kept[max(keep_best - 1, 0):])  # the best itself is the first kept
+    keep_best, keep_latest = settings.keep_for(s.id)
+    if s.tool_kept_ranked:
+        return list(s.tool_kept[max(keep_best - 1, 0):])  # the best itself is the first kept
+    if s.tool_kept_newest_first:
+        return list(s.tool_kept[max(keep_latest - 1, 0):])  # so is the latest
+    return []
 
 
 def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set[str]:
@@ -187,13 +193,15 @@ def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: 
               f"({s.latest_reason}).")
     released = [a.name for a in drop if a.id in set(s.tool_kept)]
     if released:
+        below = (f"ranked below the best {keep_best} by the recorded {s.best_metric}"
+                 if s.tool_kept_ranked else f"older than the latest {keep_latest}")
         return title, (
             f"{reason} You asked to keep fewer of {label} than the tool keeps itself "
-            f"({s.tool_kept_reason}), so {', '.join(released)} (ranked below the best "
-            f"{keep_best} by the recorded {s.best_metric}) go as well. "
+            f"({s.tool_kept_reason}), so {', '.join(released)} ({below}) go as well. "
             f"Kept: {_why_kept(inv, s, kept, settings)}."), REVIEW
     if s.tool_kept:
-        reason += (f" The {len(s.tool_kept)} more the tool keeps as its own top-k stay "
+        what = "newest ones" if s.tool_kept_newest_first else "own top-k"
+        reason += (f" The {len(s.tool_kept)} more the tool keeps as its {what} stay "
                    f"({s.tool_kept_reason}).")
     return title, reason, SAFE
 
@@ -237,9 +245,12 @@ def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
     if a.copy_of in kept:
         whys.append((f"{a.copy_kind} copy of {names.get(a.copy_of or '', 'a kept one')}", ""))
     if a.id in s.tool_kept:
-        whys.append(("one of the tool's own top-k", ""))
+        whys.append(("one of the newest the tool keeps" if s.tool_kept_newest_first
+                     else "one of the tool's own top-k", ""))
     if a.role in ("best", "last", "final") and a.id not in (s.best, s.latest):
         whys.append((f"named {a.role} by the tool", ""))
+    if a.role == "export":
+        whys.append(("an exported model, no step of the training to thin out", ""))
     if not whys and a.id in latest:
         whys.append((f"one of the latest {len(latest)}", ""))
     if not whys:

@@ -16,7 +16,9 @@ class CheckpointName:
     step: int | None = None
     epoch: int | None = None
     metrics: tuple[tuple[str, float], ...] = ()
-    role: str | None = None  # "best", "last" or "final": what the tool's naming promises
+    #: What the tool's naming promises: "best", "last", "final", "partial", or "export" (a
+    #: model exported for serving or sharing, no step of a training series to thin out).
+    role: str | None = None
     group: str | None = None  # files that form one checkpoint share this key (shards, bundles)
 
 
@@ -85,8 +87,22 @@ _FIXED: tuple[tuple[re.Pattern[str], str, str | None, str | None, str | None], .
         (r"checkpoint_final\.pth", "nnU-Net", None, None, "final"),
         (r"model_optim_rng\.pt|distrib_optim\.pt", "Megatron-LM", None, None, None),
         (r".+\.nemo", "NeMo", None, None, "final"),
+        # Composer's CheckpointSaver: save_filename 'ep{epoch}-ba{batch}-rank{rank}.pt' and
+        # the 'latest-rank{rank}.pt' symlink (docs/source/trainer/checkpointing.rst)
+        (r"ep(?P<e>\d+)-ba(?P<s>\d+)(?:-rank\d+)?\.pt", "Composer", "s", "e", None),
+        (r"latest-rank\d+\.pt", "Composer", None, None, "last"),
     )
 )
+
+#: Formats a model is exported to for serving or sharing (ONNX, torch.export, Keras 3,
+#: TFLite, llama.cpp, TensorRT, Core ML), by suffix: an export, not a training save, unless
+#: its name numbers it (model_03.keras, as Keras' ModelCheckpoint writes them).
+_EXPORTS = {".onnx": "ONNX", ".pt2": "torch.export", ".keras": "Keras", ".tflite": "TFLite",
+            ".gguf": "GGUF", ".engine": "TensorRT", ".mlmodel": "Core ML"}
+#: A number at the end of a name's stem, after a separator: an epoch or step.
+_ORDINAL = re.compile(r"[_\-.=]\d+$")
+#: Folder checkpoints that are exported models (a rule's tool names them).
+EXPORT_TOOLS = frozenset({"TensorFlow SavedModel", "diffusers", "sentence-transformers"})
 
 
 #: Parsed names are immutable and repeat across runs (checkpoint-500 in each of them).
@@ -109,6 +125,13 @@ def parse_checkpoint_name(name: str) -> CheckpointName | None:
             )
     if name.endswith(".ckpt"):
         return _lightning(name[: -len(".ckpt")])
+    stem, dot, suffix = name.rpartition(".")
+    if dot and f".{suffix.lower()}" in _EXPORTS:
+        exported = _generic(name)
+        if exported.step is None and exported.epoch is None and exported.role is None \
+                and not _ORDINAL.search(stem):
+            return CheckpointName(tool=_EXPORTS[f".{suffix.lower()}"], role="export")
+        return exported
     shard = _SHARD.fullmatch(name)
     if shard and shard.group(2) in (".safetensors", ".bin"):
         return CheckpointName(tool="Hugging Face", group=shard.group(1) + shard.group(2))
@@ -159,6 +182,7 @@ _DIR_PATTERNS = (
     (re.compile(r"checkpoint_(\d+)"), "Accelerate", "step"),
     (re.compile(r"global_step(\d+)"), "DeepSpeed", "step"),
     (re.compile(r"iter_(\d{7})"), "Megatron-LM", "step"),
+    (re.compile(r"epoch_(\d+)"), "torchtune", "epoch"),
     (re.compile(r"(?:.+_)?(\d+)"), "Orbax", "step"),
 )
 
@@ -171,9 +195,13 @@ def parse_checkpoint_dir(name: str, rule_tool: str | None) -> CheckpointName:
         parsed = parse_checkpoint_name(name)
         if parsed is not None:
             return parsed
-    for pattern, tool, _ in _DIR_PATTERNS:
+    for pattern, tool, unit in _DIR_PATTERNS:
         match = pattern.fullmatch(name)
         if match:
-            return CheckpointName(tool=rule_tool or tool, step=int(match.group(1)))
+            number = int(match.group(1))
+            return CheckpointName(tool=rule_tool or tool, step=number if unit == "step" else None,
+                                  epoch=number if unit == "epoch" else None)
+    if rule_tool in EXPORT_TOOLS:
+        return CheckpointName(tool=rule_tool, role="export")
     return CheckpointName(tool=rule_tool or "checkpoint", role="partial"
                           if name.endswith("-tmp") or "orbax-checkpoint-tmp" in name else None)

@@ -12,6 +12,7 @@ original, the ".rf.<hash>" of a Roboflow export.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from mlspace.classify.media import (
 )
 from mlspace.classify.name_rules import file_codes
 from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
-from mlspace.classify.readers.headers import is_core_dump
+from mlspace.classify.readers.headers import is_core_dump, is_tracker_db
 from mlspace.classify.rules import (
     CONTEXTS,
     CORE_DUMP,
@@ -34,6 +35,7 @@ from mlspace.classify.rules import (
     INHERITED,
     MEDIA,
     SLOW,
+    TRACKER_DB,
     CompiledRules,
     Context,
     FileTable,
@@ -79,7 +81,7 @@ class EntryClassifier:
         self.by_extension = _ExtensionCodes(compiled)
         self.contexts = bytearray()  # per folder row
         self.rules: list[int] = []  # per folder row
-        self.codes = bytearray()  # per entry; CORE_DUMP is settled in finish()
+        self.codes = bytearray()  # per entry; CORE_DUMP and TRACKER_DB settled in finish()
         self.folder_names: dict[int, str] = {}  # folder entry -> name
         self.folder_parents: dict[int, int] = {}  # folder entry -> row listing it (-1: root)
         self.row_names: list[str] = []  # per folder row, the folder's name
@@ -119,11 +121,12 @@ class EntryClassifier:
             raise ValueError("this classifier was not fed the whole of this snapshot")
         contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
         categories = np.frombuffer(self.codes, dtype=np.uint8).copy()
-        for entry in np.flatnonzero(categories == CORE_DUMP).tolist():
-            row = snapshot.parent_row(entry)
-            ctx = CONTEXTS[contexts[row]] if row >= 0 else Context.GENERIC
-            dumped = is_core_dump(snapshot.path(entry))
-            categories[entry] = Category.DEBUG if dumped else DEFAULT_CATEGORY[ctx]
+        for code, (is_it, category) in _BY_HEADER.items():
+            for entry in np.flatnonzero(categories == code).tolist():
+                row = snapshot.parent_row(entry)
+                ctx = CONTEXTS[contexts[row]] if row >= 0 else Context.GENERIC
+                categories[entry] = category if is_it(snapshot.path(entry)) \
+                    else DEFAULT_CATEGORY[ctx]
         categories[roboflow_variants(self.roboflow_names)] = Category.AUGMENTED
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, np.array(self.rules, dtype=np.int16), categories,
@@ -204,6 +207,12 @@ class _WantedNames:
              for ctx in Context], dtype=np.int16).reshape(len(Context), len(self.names.names))
 
 
+#: Names only a file's header can settle, settled in finish(): what the header reader
+#: says, and the category of a file it recognises (else its folder's default).
+_BY_HEADER: dict[int, tuple[Callable[[str], bool], Category]] = {
+    CORE_DUMP: (is_core_dump, Category.DEBUG),
+    TRACKER_DB: (is_tracker_db, Category.LOG),
+}
 #: Bytes from ".rf." to the extension's dot in a Roboflow export name: ".rf." + 32 hex.
 _ROBOFLOW_TAIL = 36
 #: Copies augmentation wrote beside the originals are named "<stem>_aug<k>.<ext>", k up to this

@@ -107,12 +107,15 @@ class Series:
     protected: tuple[str, ...] = ()  # never suggested: latest, best, pointed-to, their copies
     run: str | None = None
     disk_usage: int = 0
-    # Members kept only because the tool's own retention keeps them (Lightning's top-k):
-    # in ``protected`` too, since the tool has done the retention. Best first when ranked
-    # by best_metric's recorded values; then a user who asks for fewer best ones for this
-    # series may release the worst of them (mlspace.advise.policies).
+    # Members kept only because the tool's own retention keeps them (the top-k of Lightning
+    # or timm, what HF Trainer's save_total_limit keeps): in ``protected`` too, since the
+    # tool has done the retention. Best first when ranked by best_metric's recorded values,
+    # newest first when the tool keeps its latest ones; then a user who asks for fewer best
+    # (or latest) ones for this series may release the worst (or oldest) of them
+    # (mlspace.advise.policies).
     tool_kept: tuple[str, ...] = ()
     tool_kept_ranked: bool = False
+    tool_kept_newest_first: bool = False
     tool_kept_reason: str = ""
 
 

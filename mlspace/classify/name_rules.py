@@ -8,7 +8,8 @@ from mlspace.classify.rules import SLOW, FileTable
 
 
 def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
-    """A code per name: a Category value, or MEDIA / CORE_DUMP to be resolved per folder."""
+    """A code per name: a Category value, or MEDIA / CORE_DUMP / TRACKER_DB to be resolved
+    later (per folder, or by the file's header)."""
     if table.empty:
         return bytearray([default]) * len(names)
     names_get = table.names.get

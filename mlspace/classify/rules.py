@@ -82,8 +82,9 @@ ARTIFACT_KINDS = frozenset({"checkpoint", "run", "dataset", "augmented", "cache"
 #: File codes beyond the categories: resolved per folder by the classifier.
 MEDIA = 7  # images/audio/video: a dataset when many, plots when few
 CORE_DUMP = 8  # a file named like a core dump: debug only if its header says ELF core
+TRACKER_DB = 9  # an SQLite file: a log only if its schema is an experiment tracker's
 SLOW = 255  # in an extension table: look further (prefix, regex, longer suffix)
-_PSEUDO = {"media": MEDIA, "core-dump": CORE_DUMP}
+_PSEUDO = {"media": MEDIA, "core-dump": CORE_DUMP, "tracker-db": TRACKER_DB}
 
 _DIR_KEYS = {"id", "names", "regex", "markers", "parents", "within", "context", "tool",
              "artifact", "disabled"}

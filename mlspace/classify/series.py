@@ -4,15 +4,14 @@ where they exist, which one is the latest and which the best (ml-layouts.md §8)
 Order of trust for "latest": a pointer the tool wrote (DeepSpeed ``latest``, Detectron2 and
 MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` state), then a
 file the tool names last or final, then the highest step or epoch, then the newest file.
-For "best": HF Trainer's ``best_model_checkpoint``, the ModelCheckpoint state Lightning keeps
-inside its ``.ckpt`` files (see series_lightning), Lightning's ``best_k_models.yaml``, a file
-the tool names best, then a metric in the names whose direction is clear (a NaN never wins);
-else unknown. Every file a readable record names as best or latest is protected, and so is
-the top-k a Lightning callback keeps (the tool has done that retention). HF Trainer's own
-retention (``save_total_limit``: the newest N, and the best with ``load_best_model_at_end``)
-is recorded only in ``training_args.bin``, a pickle, so it is not known here: what keeps an
-HF run safe is every best its trainer_state.json records name, the evaluations by step that
-rank the others, and the latest N (the same shape as the Trainer's own rotation).
+For "best": HF Trainer's ``best_model_checkpoint`` (see series_hf), the ModelCheckpoint
+state Lightning keeps inside its ``.ckpt`` files (see series_lightning), timm's
+CheckpointSaver state and summary.csv (see series_timm), Lightning's ``best_k_models.yaml``,
+a file the tool names best, then a metric in the names whose direction is clear (a NaN never
+wins); else unknown. Every file a readable record names as best or latest is protected, and
+so is what a tool keeps by its own retention (the tool has done that retention): the top-k
+of a Lightning callback or of timm's CheckpointSaver, and the checkpoints HF Trainer's
+``save_total_limit`` rotation keeps.
 
 Records are read through :mod:`mlspace.safe_read`: one that is missing, cut short, not a
 regular file or a link (never followed: a record outside the tree decides nothing) counts as
@@ -23,21 +22,30 @@ from __future__ import annotations
 
 import math
 import os
-import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
+from mlspace.classify.checkpoint_names import CheckpointName
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
 from mlspace.classify.readers.records import (
-    TrainerState,
     read_best_k_models,
     read_pointer,
     read_tf_checkpoint_state,
-    read_trainer_state,
 )
-from mlspace.classify.series_lightning import LightningFacts, read_lightning_facts
+from mlspace.classify.readers.torchscript import is_torchscript
+from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
+from mlspace.classify.series_lightning import read_lightning_facts
+from mlspace.classify.series_timm import read_timm_facts
+from mlspace.classify.tool_facts import ToolFacts
 from mlspace.scan import Snapshot
+
+
+class _Records(NamedTuple):
+    """What the tools' records say about one folder's checkpoints."""
+
+    hf: HfFacts | None  # HF Trainer's trainer_state.json and training_args.bin
+    ranked: ToolFacts | None  # a tool that ranks its own top-k: Lightning or timm
 
 
 def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict[int, str]
@@ -51,7 +59,7 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     older step of the run to be rotated away.
     """
     by_folder: dict[tuple[int, bool], list[Candidate]] = {}
-    for found in checkpoints:
+    for found in map(_exported, checkpoints):
         by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
     all_series, artifacts = [], []
     for (row, is_dir), found in by_folder.items():
@@ -59,30 +67,24 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         series_id = f"series:{folder}"
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
-        state, recorded_best = _trainer_records(found)
-        lightning = _lightning_records(folder, found)
+        children = set(snapshot.child_names(row))
+        records = _Records(read_hf_facts(found), _ranking_records(folder, found, children))
         run_id = run_ids[row]
-        members = [c.artifact(series_id, run_id, _recorded(c, state, lightning))
-                   for c in found]
-        series, members = _one_series(snapshot, row, folder, series_id, members, state,
-                                      recorded_best, lightning)
+        members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
+        series, members = _one_series(snapshot, folder, children, series_id, members, records)
         all_series.append(series)
         artifacts.extend(members)
     return all_series, artifacts
 
 
-def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
-                members: list[Artifact], state: TrainerState | None,
-                recorded_best: set[str], lightning: LightningFacts | None
-                ) -> tuple[Series, list[Artifact]]:
+def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: str,
+                members: list[Artifact], records: _Records) -> tuple[Series, list[Artifact]]:
     """The series of ``members``, and the members in order, marked as copies or partial
-    saves where the tools' files say so. ``recorded_best``: the names HF Trainer's records
-    stand by as best (see _trainer_records), each protected; ``lightning``: what Lightning's
-    records say (every file they name as best or last is protected, the top-k kept)."""
+    saves where the tools' files say so. Every name the records stand by as best or last is
+    protected, and so is what the tool keeps by its own retention."""
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
-    children = set(snapshot.child_names(row))
     latest, latest_reason, pointed = _latest(folder, children, members, by_name)
     if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
         # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
@@ -90,17 +92,18 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         members = [evolve(m, role="partial") if m.step is not None and m.step > latest.step
                    else m for m in members]
         by_name = {m.name: m for m in members}
-    best, best_reason, metric, value, mode = _best(folder, children, members, by_name, state,
-                                                   lightning)
+    best, best_reason, metric, value, mode = _best(folder, children, members, by_name, records)
+    recorded_best = records.hf.named_best if records.hf else frozenset()
     also_best = {by_name[n].id for n in recorded_best if n in by_name}
     if best is not None and also_best - {best.id}:
         others = ", ".join(sorted(n for n in recorded_best if n in by_name and n != best.name))
         best_reason += f"; other trainer_state.json records name {others}, kept too"
-    if lightning is not None:
-        also_best |= {by_name[n].id for n in lightning.named if n in by_name}
+    if records.ranked is not None:
+        also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
-    protected |= {m.id for m in members if m.role in ("best", "last", "final")}
-    tool_kept = [by_name[n].id for n in (lightning.top_k if lightning else ())
+    protected |= {m.id for m in members if m.role in ("best", "last", "final", "export")}
+    kept_names, ranked, newest_first, kept_reason = _kept_by_tool(records, metric)
+    tool_kept = [by_name[n].id for n in kept_names
                  if n in by_name and by_name[n].id not in protected]
     protected |= set(tool_kept)
     for member in members:  # a copy of a kept checkpoint is kept too, and the other way round
@@ -123,11 +126,24 @@ def _one_series(snapshot: Snapshot, row: int, folder: str, series_id: str,
         "disk_usage": sum(m.disk_usage for m in members if m.copy_kind != "hard link"),
         "run": members[0].run,
         "tool_kept": tuple(tool_kept),
-        "tool_kept_ranked": bool(tool_kept) and lightning is not None
-        and lightning.top_k_ranked and lightning.metric == metric,
-        "tool_kept_reason": lightning.top_k_reason if tool_kept and lightning else "",
+        "tool_kept_ranked": bool(tool_kept) and ranked,
+        "tool_kept_newest_first": bool(tool_kept) and newest_first,
+        "tool_kept_reason": kept_reason if tool_kept else "",
     })
     return series, members
+
+
+def _kept_by_tool(records: _Records, metric: str | None
+                  ) -> tuple[tuple[str, ...], bool, bool, str]:
+    """What the tool keeps by its own retention: (names, ranked best first by ``metric``,
+    newest first, why). A tool's top-k by a metric, else HF Trainer's rotation."""
+    ranked = records.ranked
+    if ranked is not None and ranked.top_k:
+        return (ranked.top_k, ranked.top_k_ranked and ranked.metric == metric, False,
+                ranked.top_k_reason)
+    if records.hf is not None and records.hf.kept:
+        return records.hf.kept, False, True, records.hf.kept_reason
+    return (), False, False, ""
 
 
 def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
@@ -138,79 +154,50 @@ def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
             m.name)
 
 
-def _trainer_records(found: list[Candidate]) -> tuple[TrainerState | None, set[str]]:
-    """HF Trainer: the newest usable trainer_state.json, and the checkpoint names that the
-    records still standing name as best.
-
-    The newest record's log history holds every evaluation so far and the best, so it gives
-    the epochs and metrics. But it can be missing, cut short by a crash, or not a regular
-    file: then the next older one counts. And records can disagree. An older record's best
-    is outdated only when a newer record names a best saved after the older one was written
-    (the run found a better one since); otherwise the records contradict each other, and
-    every best they name is kept. Reading stops at the first record older than a best a
-    newer one names, or at one naming no best, so a run costs the records from its latest
-    down to its best, not one per checkpoint (a long run's state file can be megabytes).
-    """
-    hf = sorted((c for c in found if c.is_dir and c.tool == "HF Trainer" and c.step is not None),
-                key=lambda c: c.step or 0, reverse=True)
-    steps = {c.name: c.step for c in hf}
-    newest: TrainerState | None = None
-    named: set[str] = set()
-    moved_on = -1  # the step of the newest best a newer record names
-    for found_ckpt in hf:
-        if (found_ckpt.step or 0) < moved_on:
-            break  # every older record's best has been superseded
-        state = read_trainer_state(os.path.join(found_ckpt.path, "trainer_state.json"))
-        if state is None:
-            continue
-        newest = newest or state
-        if not state.best_checkpoint:
-            break  # HF keeps a best once it has one: older records name none either
-        named.add(state.best_checkpoint)
-        step = steps.get(state.best_checkpoint, _hf_step(state.best_checkpoint))
-        moved_on = max(moved_on, step if step is not None else -1)
-    return newest, named
+#: What a TorchScript archive is, once its directory shows it is one.
+_TORCHSCRIPT = CheckpointName(tool="TorchScript", role="export")
 
 
-_HF_CHECKPOINT = re.compile(r"checkpoint-(\d{1,18})")
-
-
-def _hf_step(name: str) -> int | None:
-    """The step in an HF checkpoint name that is not in the series (a deleted best). A
-    record's text is arbitrary: a step is at most 18 digits (int() refuses very long ones)."""
-    match = _HF_CHECKPOINT.fullmatch(name)
-    return int(match.group(1)) if match else None
-
-
-def _lightning_records(folder: str, found: list[Candidate]) -> LightningFacts | None:
-    """Lightning's records among the ``.ckpt`` files of the folder, if any is readable."""
-    paths = [c.path for c in found if not c.is_dir and c.name.endswith(".ckpt")]
-    return read_lightning_facts(folder, paths) if paths else None
-
-
-def _recorded(found: Candidate, state: TrainerState | None,
-              lightning: LightningFacts | None) -> dict[str, Any] | None:
-    """What the run's records add to a checkpoint: HF Trainer's epoch and evaluation at its
-    step; the score Lightning recorded for a top-k file, under the monitored metric."""
-    if state is not None:
-        return _hf_recorded(found, state)
-    if lightning is None or lightning.metric is None or found.name not in lightning.scores:
-        return None
-    named = dict(found.parsed.metrics) if found.parsed else {}
-    named[lightning.metric] = lightning.scores[found.name]  # exact, where a name rounds
-    return {"metrics": tuple(named.items())}
-
-
-def _hf_recorded(found: Candidate, state: TrainerState) -> dict[str, Any]:
-    """HF Trainer checkpoints: epoch and evaluation at their step, from the run's log."""
-    step = found.step
-    if found.tool != "HF Trainer" or step is None or (
-            step not in state.evals_by_step and step not in state.epochs_by_step):
-        return {}
-    epoch = state.epochs_by_step.get(step)
+def _exported(found: Candidate) -> Candidate:
+    """A ``.pt``/``.pth`` file whose name says nothing (no step, epoch or role) may be a
+    model exported with torch.jit.save: its archive's directory tells (no pickle is read)."""
     named = found.parsed
-    return {"epoch": int(epoch) if epoch is not None else named.epoch if named else None,
-            "metrics": state.evals_by_step.get(step, named.metrics if named else ())}
+    if found.is_dir or named is None or named.tool != "PyTorch" or named.role is not None \
+            or named.step is not None or named.epoch is not None \
+            or not found.name.endswith((".pt", ".pth")) or not is_torchscript(found.path):
+        return found
+    return found._replace(parsed=_TORCHSCRIPT, tool=_TORCHSCRIPT.tool)
+
+
+def _ranking_records(folder: str, found: list[Candidate], children: set[str]
+                     ) -> ToolFacts | None:
+    """The records of a tool that ranks its own top-k among the folder's checkpoint files:
+    Lightning's ``.ckpt`` files, else timm's ``.pth.tar`` files, if any is readable."""
+    files = [c for c in found if not c.is_dir]
+    lightning = [c.path for c in files if c.name.endswith(".ckpt")]
+    if lightning:
+        return read_lightning_facts(folder, lightning)
+    timm = [c.path for c in files if c.tool == "timm"]
+    return read_timm_facts(folder, timm, children) if timm else None
+
+
+def _recorded(found: Candidate, records: _Records) -> dict[str, Any] | None:
+    """What the run's records add to a checkpoint: HF Trainer's epoch and evaluation at its
+    step; the score a ranking tool recorded for it, under its metric, and the epoch a name
+    such as last.pth.tar hides."""
+    if records.hf is not None and records.hf.state is not None:
+        return hf_recorded(found, records.hf.state)
+    facts = records.ranked
+    if facts is None:
+        return None
+    added: dict[str, Any] = {}
+    if found.name in facts.epochs:
+        added["epoch"] = facts.epochs[found.name]
+    if facts.metric is not None and found.name in facts.scores:
+        named = dict(found.parsed.metrics) if found.parsed else {}
+        named[facts.metric] = facts.scores[found.name]  # exact, where a name rounds
+        added["metrics"] = tuple(named.items())
+    return added or None
 
 
 def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
@@ -292,14 +279,15 @@ def _megatron_tag(text: str) -> str:
 
 
 def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact],
-          state: TrainerState | None, lightning: LightningFacts | None
+          records: _Records
           ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
-    hf = _hf_best(state, by_name)
+    hf = hf_best(records.hf, by_name)
     if hf is not None:
         return hf
-    if lightning is not None and lightning.best in by_name:
-        return (by_name[lightning.best], lightning.best_reason, lightning.metric,
-                lightning.value, lightning.mode)
+    ranked = records.ranked
+    if ranked is not None and ranked.best in by_name:
+        return (by_name[ranked.best], ranked.best_reason, ranked.metric, ranked.value,
+                ranked.mode)
     if "best_k_models.yaml" in children:
         scores = read_best_k_models(os.path.join(folder, "best_k_models.yaml")) or {}
         known = {name: s for name, s in scores.items() if name in by_name}
@@ -314,16 +302,6 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
         chosen = max(named, key=lambda m: m.newest_mtime)
         return chosen, f"{chosen.name}: named best by the tool", None, None, None
     return _best_by_metric(members)
-
-
-def _hf_best(state: TrainerState | None, by_name: dict[str, Artifact]
-             ) -> tuple[Artifact, str, str | None, float | None, str | None] | None:
-    """HF Trainer: the newest usable trainer_state.json names the best checkpoint."""
-    if state is None or not state.best_checkpoint or state.best_checkpoint not in by_name:
-        return None
-    metric = state.best_metric_name
-    return (by_name[state.best_checkpoint], "trainer_state.json best_model_checkpoint", metric,
-            state.best_metric, direction(metric) if metric else None)
 
 
 def _best_by_metric(members: list[Artifact]

@@ -29,9 +29,7 @@ by path suffix.
 
 from __future__ import annotations
 
-import math
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 
 from mlspace.classify.metrics import direction
@@ -41,50 +39,23 @@ from mlspace.classify.readers.lightning_ckpt import (
     iter_recorded_files,
     read_folder_records,
 )
-
-
-@dataclass(frozen=True)
-class LightningFacts:
-    """A folder's Lightning records, in the names of the files here."""
-
-    source: str  # the file the state that describes the folder was read from
-    best: str | None
-    best_reason: str
-    metric: str | None  # the monitored metric
-    value: float | None  # the best's recorded score (finite), if any
-    mode: str | None
-    named: frozenset[str]  # files any record read names as best or last
-    top_k: tuple[str, ...]  # files the callbacks keep as their top-k, best first if ranked
-    top_k_ranked: bool  # top_k is in the order of the monitored metric's recorded scores
-    top_k_reason: str
-    scores: dict[str, float]  # file -> its recorded score under ``metric`` (finite); shared
-    files_read: int  # records read that hold a ModelCheckpoint state
-
+from mlspace.classify.tool_facts import FileIdentity, ToolFacts, file_identity, finite, rank_key
 
 #: Folders whose facts are remembered: a rescan (the app scans again after a cleanup or
 #: when the disk changes) reads no record again unless one of its files changed.
 _REMEMBERED = 1024
 
 
-def read_lightning_facts(folder: str, paths: list[str]) -> LightningFacts | None:
+def read_lightning_facts(folder: str, paths: list[str]) -> ToolFacts | None:
     """What the records among ``paths`` (the ``.ckpt`` files of ``folder``) say, or None
     when none of them holds a readable ModelCheckpoint state. A big run's ``.ckpt`` takes
     up to a second to read (its pickle lists every tensor), so the answer is remembered
     for as long as every file keeps its inode, size and times."""
-    return _facts(folder, tuple(_identity(path) for path in paths))
-
-
-def _identity(path: str) -> tuple[str, int, int, int, int, int]:
-    try:
-        info = os.stat(path, follow_symlinks=False)
-    except OSError:
-        return path, 0, 0, 0, 0, 0
-    return path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+    return _facts(folder, tuple(file_identity(path) for path in paths))
 
 
 @lru_cache(maxsize=_REMEMBERED)
-def _facts(folder: str, files: tuple[tuple[str, int, int, int, int, int], ...]
-           ) -> LightningFacts | None:
+def _facts(folder: str, files: tuple[FileIdentity, ...]) -> ToolFacts | None:
     paths = [path for path, *_ in files]
     records = read_folder_records(paths)
     if not records:
@@ -101,7 +72,7 @@ def _facts(folder: str, files: tuple[tuple[str, int, int, int, int, int], ...]
     best, best_reason, value = None, "", None
     if chosen.monitor is not None and chosen.best_model_path in here:
         best = here[chosen.best_model_path]
-        value = _finite(chosen.best_model_score)
+        value = finite(chosen.best_model_score)
         score = f" {value:.4g}" if value is not None else ""
         best_reason = (f"Lightning ModelCheckpoint state in {source}: best "
                        f"{chosen.monitor}{score}")
@@ -114,7 +85,7 @@ def _facts(folder: str, files: tuple[tuple[str, int, int, int, int, int], ...]
         ranked = False
         reason = "; ".join(filter(None, [reason, "other records read keep "
                                          + ", ".join(n for n in top_k if n not in own)]))
-    return LightningFacts(
+    return ToolFacts(
         source=source, best=best, best_reason=best_reason, metric=chosen.monitor, value=value,
         mode=mode, named=_named(records, primary, paths), top_k=top_k, top_k_ranked=ranked,
         top_k_reason=reason, scores=scores, files_read=len(records),
@@ -127,10 +98,6 @@ def _files_here(state: LightningCheckpointState, paths: list[str]) -> dict[str, 
             for recorded, found in iter_recorded_files(state, paths)}
 
 
-def _finite(value: float | None) -> float | None:
-    return value if value is not None and math.isfinite(value) else None
-
-
 def _top_k(state: LightningCheckpointState, here: dict[str, str], mode: str | None
            ) -> tuple[tuple[str, ...], bool, dict[str, float]]:
     """The chosen state's top-k files here, best first when every score is known, with
@@ -138,19 +105,11 @@ def _top_k(state: LightningCheckpointState, here: dict[str, str], mode: str | No
     if state.monitor is None:
         return (), False, {}
     kept = [(here[path], score) for path, score in state.best_k_models if path in here]
-    scores = {name: score for name, score in kept if score is not None and math.isfinite(score)}
+    scores = {name: score for name, score in kept if finite(score) is not None}
     ranked = mode is not None and all(score is not None for _, score in kept)
     if ranked:
-        kept.sort(key=lambda item: _rank(item[1], mode or "min"))
+        kept.sort(key=lambda item: rank_key(item[1], mode or "min"))
     return tuple(dict.fromkeys(name for name, _ in kept)), ranked, scores
-
-
-def _rank(score: float | None, mode: str) -> float:
-    """Sort key, best first. NaN (and an unknown score) ranks last, as Lightning ranks a
-    NaN score (it replaces it with the worst value before comparing)."""
-    if score is None or math.isnan(score):
-        return math.inf
-    return score if mode == "min" else -score
 
 
 def _monitored_top_k(state: LightningCheckpointState, paths: list[str]) -> list[str]:

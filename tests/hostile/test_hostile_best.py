@@ -127,7 +127,7 @@ def test_only_the_records_that_can_matter_are_read(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Records are read from the newest down to the best it names (older ones are
     outdated), and only the newest when it names no best: not one per checkpoint."""
-    from mlspace.classify import series as series_module
+    from mlspace.classify import series_hf as series_module
 
     read: list[str] = []
     real = series_module.read_trainer_state

@@ -50,7 +50,7 @@ MAX_ELEMENT_STORAGE_BYTES = 16 * 2**20
 _LINE_BYTES = 64 * 2**10  # longest text line (protocol 0 opcodes) read from a stream
 _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
 _LEGACY_PROTOCOL = 1001
-_ZIP_MAGIC = b"PK\x03\x04"
+ZIP_MAGIC = b"PK\x03\x04"
 
 # What reading a malformed, hostile or vanished file raises. Anything else would be a bug.
 DATA_ERRORS = (*PICKLE_ERRORS, Unreadable, OSError, zipfile.BadZipFile)
@@ -304,7 +304,7 @@ class _NoStorages:
 Storages = _ZipStorages | _LegacyStorages | _NoStorages
 
 
-def _check_zip_directory(f: io.BufferedReader, size: int) -> None:
+def check_zip_directory(f: io.BufferedReader, size: int) -> None:
     """Refuse an archive whose central directory is too large *before* zipfile reads it (a
     crafted end record can claim millions of members). Finds the end record the way zipfile
     does: at the very end, else the last one in the trailing 64 KiB comment."""
@@ -329,7 +329,7 @@ def _check_zip_directory(f: io.BufferedReader, size: int) -> None:
 
 
 def _read_zip(f: io.BufferedReader, size: int, machine: Machine) -> tuple[object, Storages]:
-    _check_zip_directory(f, size)
+    check_zip_directory(f, size)
     f.seek(0)
     archive = zipfile.ZipFile(f)
     names = archive.namelist()
@@ -383,7 +383,7 @@ def open_torch_file(path: str) -> Iterator[tuple[object, Storages]]:
     with open_regular(path) as (fd, info), os.fdopen(os.dup(fd), "rb") as f:
         values = _TorchValues()
         machine = Machine(persistent_load=values.persistent_load, interpret=values.interpret)
-        if f.read(4) == _ZIP_MAGIC:
+        if f.read(4) == ZIP_MAGIC:
             top, storages = _read_zip(f, info.st_size, machine)
         else:
             top, storages = _read_legacy(f, info.st_size, machine, values.storages)
@@ -392,5 +392,5 @@ def open_torch_file(path: str) -> Iterator[tuple[object, Storages]]:
 
 __all__ = [
     "DATA_ERRORS", "MAX_ELEMENT_STORAGE_BYTES", "StorageRef", "Storages", "TensorRef",
-    "open_torch_file",
+    "ZIP_MAGIC", "check_zip_directory", "open_torch_file",
 ]

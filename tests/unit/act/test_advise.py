@@ -104,11 +104,14 @@ def test_age_thresholds(tmp_path: Path) -> None:
 def test_hard_links_free_nothing(tmp_path: Path) -> None:
     import os
 
-    make(tmp_path, {"run/checkpoint-1.pth.tar": 5000, "run/summary.csv": "e\n"})
+    make(tmp_path, {"run/checkpoint-1.pth.tar": 5000, "run/args.yaml": "eval_metric: top1\n",
+                    "run/summary.csv": "epoch,eval_top1\n1,50\n2,40\n3,30\n4,20\n"})
     for n in (2, 3, 4):
         (tmp_path / f"run/checkpoint-{n}.pth.tar").write_bytes(os.urandom(5000))
     os.link(tmp_path / "run/checkpoint-1.pth.tar", tmp_path / "run/model_best.pth.tar")
     inv = inventory_of(tmp_path)
-    s = next(s for s in advise(inv, AdviceSettings(keep_best=1, keep_latest=1)).suggestions
+    # timm keeps these as its top-k: only a K set for this run lets the worse ones go
+    keep = {f"series:{tmp_path / 'run'}": (1, 1)}
+    s = next(s for s in advise(inv, AdviceSettings(keep_per_series=keep)).suggestions
              if s.policy == "checkpoint-retention")
     assert all(not p.endswith("checkpoint-1.pth.tar") for p in s.paths)  # best's twin kept
