@@ -1,7 +1,7 @@
 """Workspaces of the training tools added for issue 13's last part, and the runs built from
-the files real tools wrote (tests/fixtures/timm, .../hf_trainer) whose own retention (timm's
---checkpoint-hist, HF Trainer's save_total_limit) the retention tests check; see each fixture
-folder's make_fixtures.py for how they were made.
+the files real tools wrote (tests/fixtures/timm, .../hf_trainer, .../ray) whose own retention
+(timm's --checkpoint-hist, HF Trainer's save_total_limit, Ray's CheckpointConfig) the
+retention tests check; see each fixture folder's make_fixtures.py for how they were made.
 
 TOOL_LAYOUTS (added to layouts.LABELLED) gathers these and those of layouts_exports.py and
 layouts_trackers.py.
@@ -22,6 +22,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TIMM = FIXTURES / "timm"
 TIMM_EXPECTED = json.loads((TIMM / "expected.json").read_text())
 TIMM_RUN = "output/train/20261130-172000-resnet50-224"
+RAY = FIXTURES / "ray"
+#: Trial folder (below ray_results/) -> what Ray's API said: latest, best, kept (on disk).
+RAY_EXPECTED: dict[str, dict] = json.loads((RAY / "expected.json").read_text())
 HF = FIXTURES / "hf_trainer"
 HF_KEPT: list[str] = json.loads((HF / "kept.json").read_text())
 HF_RUN = "gpt2-tiny"
@@ -56,6 +59,30 @@ def hf_fixture_run(root: Path) -> Path:
                "config.json": '{"model_type": "gpt2", "n_layer": 1}'})
     return out
 
+
+def ray_fixture_results(root: Path) -> Path:
+    """The fixture's ``ray_results/`` as Ray 2.60 wrote it (tests/fixtures/ray), in
+    ``root``."""
+    return Path(shutil.copytree(RAY / "ray_results", root / "ray_results"))
+
+
+def ray_runs() -> Labelled:
+    """Ray Tune's lr-sweep, and Ray Train's runs before and since V2, of tests/fixtures/ray
+    where Ray wrote them (~/ray_results): every file Ray wrote is a record of the runs (log),
+    what the trainable saved into a checkpoint folder is the checkpoint, here with the
+    ``model.pt`` a torch trainable saves there (Ray's docs: ``torch.save(model.state_dict(),
+    os.path.join(temp_checkpoint_dir, "model.pt"))``), sparse."""
+    files: dict[str, tuple[object, str]] = {}
+    for experiment in ("lr-sweep", "train-v1", "train-v2"):
+        for path in sorted((RAY / "ray_results" / experiment).rglob("*")):
+            rel = path.relative_to(RAY)
+            if path.is_dir() and path.name.startswith("checkpoint_"):
+                files[f"{rel.as_posix()}/model.pt"] = (Sparse(44 * MB), "checkpoint")
+            elif path.is_file():
+                saved = any(part.startswith("checkpoint_") for part in rel.parts[:-1])
+                files[rel.as_posix()] = (path.read_bytes(), "checkpoint" if saved else "log")
+    return Labelled("Ray Tune and Ray Train", {
+        **files, **as_category("other", {"tune_resnet.py": "from ray import tune\n"})})
 
 
 def distributed_checkpoints() -> Labelled:
@@ -116,5 +143,5 @@ def timm_top_k() -> Labelled:
 
 
 #: Labelled workspaces of these tools (added to layouts.LABELLED).
-TOOL_LAYOUTS = (distributed_checkpoints, torchtune_run, composer_run, timm_top_k,
+TOOL_LAYOUTS = (distributed_checkpoints, torchtune_run, composer_run, timm_top_k, ray_runs,
                 *EXPORT_LAYOUTS, *TRACKER_LAYOUTS)

@@ -166,7 +166,9 @@ _TOP_K_TOOLS = {
     "NeMo": "NeMo's checkpoint callback keeps only its best save_top_k by a monitored metric",
     "timm": "timm's CheckpointSaver keeps only its best --checkpoint-hist by the eval metric",
     "Orbax": "Orbax's CheckpointManager with a best_fn keeps only its best max_to_keep",
+    "Ray Tune": "Ray's CheckpointConfig(num_to_keep=k) keeps only its best k and the latest",
 }
+_TOP_K_TOOLS["Ray Train"] = _TOP_K_TOOLS["Ray Tune"]
 
 
 def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: set[str],

@@ -2,16 +2,17 @@
 where they exist, which one is the latest and which the best (ml-layouts.md §8).
 
 Order of trust for "latest": a pointer the tool wrote (DeepSpeed ``latest``, Detectron2 and
-MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` state), then a
-file the tool names last or final, then the highest step or epoch, then the newest file.
-For "best": HF Trainer's ``best_model_checkpoint`` (see series_hf), the ModelCheckpoint
-state Lightning keeps inside its ``.ckpt`` files (see series_lightning), timm's
-CheckpointSaver state and summary.csv (see series_timm), Lightning's ``best_k_models.yaml``,
+MMEngine ``last_checkpoint``, Megatron's tracker, TensorFlow's ``checkpoint`` state, Ray
+Train's checkpoint manager snapshot), then a file the tool names last or final, then the
+highest step or epoch, then the newest file. For "best": HF Trainer's
+``best_model_checkpoint`` (see series_hf), the ModelCheckpoint state Lightning keeps inside
+its ``.ckpt`` files (see series_lightning), timm's CheckpointSaver state and summary.csv (see
+series_timm), Ray's checkpoint manager (see series_ray), Lightning's ``best_k_models.yaml``,
 a file the tool names best, then a metric in the names whose direction is clear (a NaN never
 wins); else unknown. Every file a readable record names as best or latest is protected, and
 so is what a tool keeps by its own retention (the tool has done that retention): the top-k
-of a Lightning callback or of timm's CheckpointSaver, and the checkpoints HF Trainer's
-``save_total_limit`` rotation keeps.
+of a Lightning callback, of timm's CheckpointSaver or of Ray's CheckpointConfig, and the
+checkpoints HF Trainer's ``save_total_limit`` rotation keeps.
 
 Records are read through :mod:`mlspace.safe_read`: one that is missing, cut short, not a
 regular file or a link (never followed: a record outside the tree decides nothing) counts as
@@ -36,6 +37,7 @@ from mlspace.classify.readers.records import (
 from mlspace.classify.readers.torchscript import is_torchscript
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
+from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
 from mlspace.classify.series_timm import read_timm_facts
 from mlspace.classify.tool_facts import ToolFacts
 from mlspace.scan import Snapshot
@@ -68,7 +70,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
         children = set(snapshot.child_names(row))
-        records = _Records(read_hf_facts(found), _ranking_records(folder, found, children))
+        records = _Records(read_hf_facts(found),
+                           _ranking_records(snapshot, row, folder, found, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
         series, members = _one_series(snapshot, folder, children, series_id, members, records)
@@ -85,7 +88,7 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
-    latest, latest_reason, pointed = _latest(folder, children, members, by_name)
+    latest, latest_reason, pointed = _latest(folder, children, members, by_name, records.ranked)
     if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
         # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
         # never finished (or one being written now, which the cleanup's checks refuse).
@@ -139,8 +142,8 @@ def _kept_by_tool(records: _Records, metric: str | None
     newest first, why). A tool's top-k by a metric, else HF Trainer's rotation."""
     ranked = records.ranked
     if ranked is not None and ranked.top_k:
-        return (ranked.top_k, ranked.top_k_ranked and ranked.metric == metric, False,
-                ranked.top_k_reason)
+        return (ranked.top_k, ranked.top_k_ranked and ranked.metric == metric,
+                ranked.top_k_newest_first, ranked.top_k_reason)
     if records.hf is not None and records.hf.kept:
         return records.hf.kept, False, True, records.hf.kept_reason
     return (), False, False, ""
@@ -169,10 +172,16 @@ def _exported(found: Candidate) -> Candidate:
     return found._replace(parsed=_TORCHSCRIPT, tool=_TORCHSCRIPT.tool)
 
 
-def _ranking_records(folder: str, found: list[Candidate], children: set[str]
-                     ) -> ToolFacts | None:
-    """The records of a tool that ranks its own top-k among the folder's checkpoint files:
-    Lightning's ``.ckpt`` files, else timm's ``.pth.tar`` files, if any is readable."""
+def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Candidate],
+                     children: set[str]) -> ToolFacts | None:
+    """The records of a tool that ranks its own top-k among the folder's checkpoints: Ray's
+    checkpoint manager for its checkpoint folders, Lightning's ``.ckpt`` files, else timm's
+    ``.pth.tar`` files, if any is readable."""
+    ray = [c.name for c in found if c.is_dir and c.tool in RAY_TOOLS]
+    if ray:
+        parent = int(snapshot.dir_parent[row])
+        siblings = set(snapshot.child_names(parent)) if parent >= 0 else set()
+        return read_ray_facts(folder, ray, children, siblings)
     files = [c for c in found if not c.is_dir]
     lightning = [c.path for c in files if c.name.endswith(".ckpt")]
     if lightning:
@@ -232,8 +241,9 @@ def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
 
 
 def _latest(folder: str, children: set[str], members: list[Artifact],
-            by_name: dict[str, Artifact]) -> tuple[Artifact | None, str, set[str]]:
-    """The latest checkpoint, why, and the ids the tools' pointers name."""
+            by_name: dict[str, Artifact], facts: ToolFacts | None
+            ) -> tuple[Artifact | None, str, set[str]]:
+    """The latest checkpoint, why, and the ids the tools' pointers and records name."""
     pointed: set[str] = set()
     for record, tool in (("latest", "DeepSpeed"), ("last_checkpoint", "last_checkpoint file"),
                          ("latest_checkpointed_iteration.txt", "Megatron tracker"),
@@ -248,6 +258,8 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
         if target and target in by_name:
             pointed.add(by_name[target].id)
             return by_name[target], f"{tool} names {target}", pointed
+    if facts is not None and facts.latest in by_name:
+        return by_name[facts.latest], facts.latest_reason, pointed
     for role, words in (("last", "named last by the tool"), ("final", "the final save")):
         named = [m for m in members if m.role == role]
         if named:

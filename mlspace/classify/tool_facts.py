@@ -1,12 +1,13 @@
 """What a training tool's own records say about the checkpoints of one folder, in the names
 of the files here: the shape every reader of a tool's records (Lightning's ModelCheckpoint
-state, timm's CheckpointSaver) hands to the series, so that the series treats them alike.
+state, timm's CheckpointSaver, Ray's checkpoint manager) hands to the series, so that the
+series treats them alike.
 
-A tool that keeps only its best k (Lightning ``save_top_k``, timm ``--checkpoint-hist``) has
-done the retention itself: every numbered file it left is one of its k best, and deleting
-the oldest by age would delete one of them. So the series learns that set (``top_k``) and
-protects it, and a user releases part of it only by asking, for that run, for fewer best
-ones than the tool keeps (mlspace.advise.policies).
+A tool that keeps only its best k (Lightning ``save_top_k``, timm ``--checkpoint-hist``,
+Ray's ``CheckpointConfig(num_to_keep)``) has done the retention itself: every numbered file
+it left is one of its k best, and deleting the oldest by age would delete one of them. So
+the series learns that set (``top_k``) and protects it, and a user releases part of it only
+by asking, for that run, for fewer best ones than the tool keeps (mlspace.advise.policies).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ class ToolFacts:
     scores: dict[str, float]  # file -> its recorded score under ``metric`` (finite); shared
     files_read: int  # records read that hold the tool's state
     epochs: dict[str, int] = field(default_factory=dict)  # file -> epoch, where a name hides it
+    top_k_newest_first: bool = False  # top_k is the newest ones the tool keeps, newest first
+    latest: str | None = None  # the latest, where a record names it and no name orders them
+    latest_reason: str = ""
 
 
 #: The identity of a file, as far as a remembered read of it goes: path, device, inode, size
