@@ -3,7 +3,7 @@
 The app knows the disk as one scan plus what it moved to the trash since (and put back): an
 entry is *present* unless it, or a folder holding it, is in the trash now. Every number a
 view shows is a sum over present entries, under the user's filter (categories, age bucket,
-minimum size, name text), computed here for the whole inventory at once. So the tree, the
+minimum size, name text, owner), computed here for the whole inventory at once. So the tree, the
 treemap, the charts, the runs and the details all read one result and always agree with
 each other, and with what a fresh scan of the disk would say.
 """
@@ -28,12 +28,14 @@ class FilterSpec:
     bucket: int | None = None  # an index into ages.BUCKETS, None: any age
     min_size: int = 0  # entries smaller than this (in the current size mode) are hidden
     text: str = ""  # case-insensitive part of a file's name
+    owners: frozenset[int] | None = None  # uids whose files are shown, None: everyone's
 
     @property
     def narrows(self) -> bool:
         """True when some files may be left out (destructive actions are then disabled on
         folders: a cleanup must never act on a folder whose contents the user cannot see)."""
-        return self.categories is not None or self.bucket is not None or bool(self.text)
+        return self.categories is not None or self.bucket is not None or bool(self.text) \
+            or self.owners is not None
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,6 +152,8 @@ def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec,
             named[snap.names_containing(spec.text.encode("utf-8", "surrogateescape"), True)] = \
                 True
             matches = matches & named
+        if spec.owners is not None:
+            matches = matches & np.isin(snap.uid, np.fromiter(spec.owners, dtype=np.int64))
     else:
         assert present is not None
         matches = present

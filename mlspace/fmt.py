@@ -10,6 +10,14 @@ def size(n: int | float) -> str:
     return humanize.naturalsize(n, binary=True, format="%.1f")
 
 
+def change(n: int) -> str:
+    """A change of size with its sign: '+1.5 GiB', '−300.0 MiB' (a minus sign, not a
+    hyphen), '0 Bytes'."""
+    if n == 0:
+        return size(0)
+    return ("+" if n > 0 else "\u2212") + size(abs(n))
+
+
 def duration(seconds: float) -> str:
     """A scan or run time: '850 ms', '12.3 s', '4 min 05 s'."""
     if seconds < 1:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from mlspace.classify import ORDER, Category, Inventory, Run
 from mlspace.index.info import ScanInfo
+from mlspace.scan import Snapshot
 
 GROWN, SHRUNK, NEW, REMOVED = "grown", "shrunk", "new", "removed"
 DIFF_VERSION = 1
@@ -42,7 +43,8 @@ def diff(old: Side, new: Side) -> dict[str, object]:
     """The comparison as the JSON document of ``mlspace diff --format json``: by size on
     disk, and the same comparison by apparent size under ``apparent`` (sparse files change
     what they hold while their size on disk stays near nothing)."""
-    key_old, key_new = _key_functions(old.inventory, new.inventory)
+    key_old, key_new = key_functions(old.inventory.snapshot.roots,
+                                     new.inventory.snapshot.roots)
     folders = (
         {key_old(p): row for row, p in enumerate(old.inventory.snapshot.dir_paths)},
         {key_new(p): row for row, p in enumerate(new.inventory.snapshot.dir_paths)},
@@ -99,13 +101,21 @@ def _describe(side: Side) -> dict[str, object]:
     }
 
 
-def _key_functions(old: Inventory, new: Inventory
-                   ) -> tuple[Callable[[str], str], Callable[[str], str]]:
+def key_functions(old_roots: Sequence[str], new_roots: Sequence[str]
+                  ) -> tuple[Callable[[str], str], Callable[[str], str]]:
     """How paths are matched: below the root when each scan has one, else as they are."""
-    old_roots, new_roots = old.snapshot.roots, new.snapshot.roots
     if len(old_roots) == 1 and len(new_roots) == 1:
         return _below(old_roots[0]), _below(new_roots[0])
     return (lambda p: p), (lambda p: p)
+
+
+def match_folders(old: Snapshot, new: Snapshot) -> np.ndarray:
+    """Per folder row of ``new``, the row of the same folder in ``old`` (-1: it was not
+    there), matched as ``diff`` matches them."""
+    key_old, key_new = key_functions(old.roots, new.roots)
+    rows = {key_old(p): row for row, p in enumerate(old.dir_paths)}
+    return np.fromiter((rows.get(key_new(p), -1) for p in new.dir_paths), dtype=np.int64,
+                       count=len(new.dir_paths))
 
 
 def _below(root: str) -> Callable[[str], str]:

@@ -15,6 +15,7 @@ from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
 from mlspace.paths import within
+from mlspace.report.growth import growth_record
 from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
 
@@ -27,7 +28,10 @@ class Report:
     data: dict  # the JSON document; every renderer reads only this
 
 
-def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report:
+def build_report(inv: Inventory, plan: Plan, now: float | None = None,
+                 scanned_at: float | None = None) -> Report:
+    """The report of a scan and its plan. ``scanned_at`` (when the scan was made; now when
+    not given) places it among the saved scans of its folders, for the growth section."""
     now = time.time() if now is None else now
     snap = inv.snapshot
     t = snap.grand_totals()
@@ -90,6 +94,7 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None) -> Report
         "reclaimable_by_risk": {risk: sum(s.bytes for s in plan.suggestions if s.risk == risk)
                                 for risk in (SAFE, REVIEW, RISKY)},
         "cleanups": cleanups,
+        "growth": growth_record(inv, scanned_at),
     }
     return Report(data)
 

@@ -168,6 +168,7 @@ def render_html(report: Report) -> str:
              for s in d["suggestions"]], numeric={1}))
     else:
         out.append("<p>Nothing to suggest.</p>")
+    out += _growth_html(d)
     out.append("<h2>Cleanups done</h2>")
     if d["cleanups"]:
         out.append(_table(["When", "What", "Items", "Freed", "Undone"],
@@ -179,6 +180,36 @@ def render_html(report: Report) -> str:
     out.append("<p class='meta'>Made by mlspace. Sizes are on disk (allocated blocks); hard "
                "links are counted once.</p></body></html>")
     return "\n".join(out)
+
+
+def _growth_html(d: dict) -> list[str]:
+    """Space per category at each saved scan of the folders (stacked bars), and the
+    largest changes since the previous one; nothing when none was kept before."""
+    growth = d.get("growth")
+    if not growth:
+        return []
+    e = html.escape
+    colors = {c["id"]: c["color"] for c in d["categories"]}
+    rows = [(s["date"] if s["id"] else "This report",
+             [(v, colors[k]) for k, v in s["categories"].items()]) for s in growth["scans"]]
+    since = growth["since"]["date"]
+    out = ["<h2>Growth</h2>",
+           f"<p>{fmt.change(growth['delta'])} on disk since the scan of {e(since)}"
+           + (f" ({growth['earlier']} earlier saved scans not shown)" if growth["earlier"]
+              else "") + ".</p>",
+           _bar_chart_svg(rows)]
+    changes = growth["changes"]
+    if changes is None:
+        out.append(f"<p>The scan of {e(since)} can no longer be read: no changes listed.</p>")
+    elif changes:
+        out += [f"<h3>Largest changes since {e(since)}</h3>", _table(
+            ["Change", "Before", "After", "Status", "Category", "Folder"],
+            [[fmt.change(c["delta"]), fmt.size(c["before"]), fmt.size(c["after"]),
+              e(c["status"]), e(c["category"]), f"<span class='path'>{e(c['path'])}</span>"]
+             for c in changes], numeric={0, 1, 2})]
+    else:
+        out.append(f"<p>Nothing changed since {e(since)}.</p>")
+    return out
 
 
 def _table(headers: list[str], rows: list[list[str]], numeric: set[int]) -> str:

@@ -19,7 +19,7 @@ from mlspace.report.render import CSV_COLUMNS
 REPORT_SCHEMA_KEYS = {
     "version", "generated", "host", "roots", "totals", "scan_seconds", "cancelled",
     "categories", "ages", "runs", "series", "top_artifacts", "artifacts", "suggestions",
-    "reclaimable", "reclaimable_apparent", "reclaimable_by_risk", "cleanups",
+    "reclaimable", "reclaimable_apparent", "reclaimable_by_risk", "cleanups", "growth",
 }
 
 
@@ -126,3 +126,46 @@ def test_cleanups_of_other_folders_stay_out_of_a_report(tmp_path: Path) -> None:
     listed = build_report(inv, advise(inv)).data["cleanups"]
     assert [c["id"] for c in listed] == [done.cleanup_id]
     assert listed[0]["roots"] == [str(elsewhere)]
+
+
+def test_growth_section_over_the_saved_scans(tmp_path: Path) -> None:
+    """Two saved scans, a run added since the second: the report shows each scan's totals
+    per category and names the new run as the largest change, as `mlspace diff` does; with
+    no saved scan the section is left out."""
+    import time
+
+    root = generate(tmp_path / "ws")
+    none_yet = json.loads(report(root, tmp_path / "none.json"))
+    assert none_yet["growth"] is None
+    assert "<h2>Growth</h2>" not in report(root, tmp_path / "none.html")
+    for _ in range(2):
+        saved = subprocess.run([sys.executable, "-m", "mlspace", "scan", str(root), "--save"],
+                               capture_output=True, text=True)
+        assert saved.returncode == 0, saved.stderr
+        time.sleep(1.1)  # history ids count seconds
+    run = root / "outputs" / "gpt-tiny"
+    (run / "checkpoint-10").mkdir(parents=True)
+    (run / "checkpoint-10" / "model.safetensors").write_bytes(b"w" * (3 << 20))
+
+    doc = json.loads(report(root, tmp_path / "r.json"))
+    growth = doc["growth"]
+    assert [s["id"] is None for s in growth["scans"]] == [False, False, True]
+    this = growth["scans"][-1]
+    assert this["disk_usage"] == doc["totals"]["disk_usage"]
+    assert this["categories"] == {c["id"]: c["disk_usage"] for c in doc["categories"]}
+    assert growth["since"]["id"] == growth["scans"][1]["id"]
+    changes = growth["changes"]
+    assert [(c["path"], c["status"]) for c in changes] == [(str(run), "new")]
+    assert growth["delta"] == changes[0]["delta"] >= 3 << 20
+
+    parser = _Text()
+    page = report(root, tmp_path / "r.html")
+    parser.feed(page)
+    text = " ".join(" ".join(parser.text).split())
+    assert "Growth" in text and "This report" in text
+    assert f"{fmt.change(growth['delta'])} on disk since the scan of " \
+        f"{growth['since']['date']}" in text
+    assert str(run) in text and fmt.change(changes[0]["delta"]) in text
+    for scan in growth["scans"][:-1]:
+        assert scan["date"] in text and fmt.size(scan["disk_usage"]) in text
+    assert "<script" not in page
