@@ -11,9 +11,11 @@ with the wrong settings, or not at all, without anyone noticing).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import platformdirs
@@ -100,3 +102,33 @@ def settings_from(data: dict, where: str) -> Settings:
         else:
             raise ConfigError(f"{where}: unknown setting {key!r}")
     return Settings(**values)  # type: ignore[arg-type]
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write ``settings`` as ``config.toml`` (or ``path``), whole or not at all: a temporary
+    file, fsynced, renamed over the old one, so an unattended run never reads half a file.
+    The app's Settings dialog writes it; comments in a hand-written file are not kept (the
+    file holds only the keys mlspace knows, so nothing else is lost). Raises OSError, or
+    ValueError for a path that is not UTF-8 (TOML cannot hold it)."""
+    path = path or config_file()
+    lines = ["# mlspace settings: the app's Edit > Settings writes them; the CLI reads them too."]
+    for f in fields(Settings):
+        value = getattr(settings, f.name)
+        if value is None:
+            lines.append(f"# {f.name} = \"/mnt/archive\"   # not set: archiving is not offered")
+        elif isinstance(value, str):
+            lines.append(f"{f.name} = {json.dumps(value, ensure_ascii=False)}")  # a TOML string
+        else:
+            lines.append(f"{f.name} = {int(value) if value == int(value) else value!r}")
+    text = "\n".join(lines) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)

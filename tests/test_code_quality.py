@@ -69,6 +69,7 @@ FILE_TOUCHING_MODULES = {
     "demo.py": "writes the sample workspace",
     "desktop.py": "installs the menu entry and icons",
     "classify/rules.py": "reads the user's own rules file in mlspace's config folder",
+    "config.py": "writes the user's own settings file (the app's Settings dialog)",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
              "symlink", "truncate", "renames"}

@@ -162,13 +162,15 @@ class RestoreOutcome:
     reason: str = ""
 
 
-def undo(cleanup_id: str, beside: bool = False) -> list[RestoreOutcome]:
+def undo(cleanup_id: str, beside: bool = False, progress: Progress | None = None
+         ) -> list[RestoreOutcome]:
     """Put back everything a cleanup moved to the trash, newest first. A path that exists
     again is not overwritten: it is refused, or with ``beside`` restored next to it as
     "<name> (restored)". Items of an interrupted cleanup that reached the trash without
     their journal line are found by their .trashinfo record. Only the very item the
     cleanup moved is put back: one the trash holds under the same name (after the trash
-    was emptied and another cleanup ran) is refused."""
+    was emptied and another cleanup ran) is refused. ``progress`` follows the bytes of
+    archived items copied back from the cold tier (the trash no longer had them)."""
     loaded = journal_load(cleanup_id)
     if loaded is None:
         raise KeyError(f"no cleanup {cleanup_id!r} in the journal")
@@ -179,7 +181,7 @@ def undo(cleanup_id: str, beside: bool = False) -> list[RestoreOutcome]:
     if record.kind != "clean":  # moved to the cold tier too: the pointer and copy go
         from mlspace.act.tier_undo import undo_tier
 
-        return undo_tier(record, journal, beside)
+        return undo_tier(record, journal, beside, progress)
     return [_restore_one(entry, record, journal, beside) for entry in _to_restore(record)]
 
 

@@ -81,6 +81,43 @@ class Tier:
                                   "was moved")
 
 
+def root_problem(root: str, scanned: Sequence[str]) -> str | None:
+    """Why ``root`` cannot be the cold tier for these scanned folders, or None: it must be
+    an absolute folder that is there and writable, and not inside a scanned folder (what is
+    archived would be scanned, and suggested, again)."""
+    if not os.path.isabs(root):
+        return f"{root} is not an absolute path"
+    try:
+        Tier(root).check()
+    except TierUnavailable as err:
+        return str(err).split(";")[0]
+    real = os.path.realpath(root)
+    for folder in scanned:
+        if real == os.path.realpath(folder) or \
+                real.startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep):
+            return f"{root} is inside the scanned folder {folder}"
+    return None
+
+
+def same_disk_as(root: str, scanned: Sequence[str]) -> str | None:
+    """A scanned folder on the same filesystem as ``root`` (archiving there would free
+    nothing, and each item is refused), or None."""
+    try:
+        device = os.stat(root).st_dev
+        return next((f for f in scanned if os.stat(f).st_dev == device), None)
+    except OSError:
+        return None
+
+
+def progress_words(done: int, total: int, seconds: float) -> str:
+    """"1.2 GiB of 3.4 GiB, 210 MiB/s, 12 s left": a copy's progress, as the terminal and
+    the app show it."""
+    rate = done / max(seconds, 1e-3)
+    left = f", {fmt.duration((total - done) / rate)} left" if rate and total > done else ""
+    of = f" of {fmt.size(total)}" if total else ""
+    return f"{fmt.size(done)}{of}, {fmt.size(rate)}/s{left}"
+
+
 @dataclass
 class _Run:
     """What every item of one run shares."""
@@ -166,7 +203,8 @@ def run(work: Sequence[tuple[Suggestion, str]], roots: Sequence[str], tier: Tier
 def _title(work: Sequence[tuple[Suggestion, str]]) -> str:
     if len(work) == 1:
         suggestion, action = work[0]
-        return f"Archive: {suggestion.title}" if action == ARCHIVE else suggestion.title
+        archived = action == ARCHIVE and not suggestion.title.startswith("Archive")
+        return f"Archive: {suggestion.title}" if archived else suggestion.title
     return f"{len(work)} cleanups and archives"
 
 

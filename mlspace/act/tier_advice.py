@@ -194,7 +194,13 @@ def with_configured_archive(plan: Plan, inv: Inventory,
     config.toml."""
     from mlspace.config import load_settings
 
-    user = load_settings()
+    return with_user_archive(plan, inv, load_settings(), settings)
+
+
+def with_user_archive(plan: Plan, inv: Inventory, user: Settings,
+                      settings: AdviceSettings | None = None) -> Plan:
+    """The plan with the archive suggestions of the user's settings (its tier and ages);
+    unchanged when no tier is named. The app calls this again when the settings change."""
     if not user.archive_root:
         return plan
     return with_archive_suggestions(plan, inv, settings, ArchiveAges.from_settings(user))

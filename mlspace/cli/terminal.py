@@ -37,11 +37,11 @@ class CopyMeter:
     def __call__(self, done: int, total: int, path: str) -> None:
         if not self.show or not path:
             return
-        rate = done / max(time.monotonic() - self.started, 1e-3)
-        left = f", {fmt.duration((total - done) / rate)} left" if rate and total > done else ""
+        from mlspace.act.tier import progress_words
+
         name = path if len(path) < 50 else "…" + path[-49:]
-        of = f" of {fmt.size(total)}" if total else ""
-        sys.stderr.write(f"\r\033[K{fmt.size(done)}{of}, {fmt.size(rate)}/s{left}  {name}")
+        words = progress_words(done, total, time.monotonic() - self.started)
+        sys.stderr.write(f"\r\033[K{words}  {name}")
         sys.stderr.flush()
 
     def cancel(self) -> bool:

@@ -96,6 +96,24 @@ def entries(root: str | None = None) -> list[HistoryEntry]:
     return [e for e in listed if root is None or root in e.roots]
 
 
+def space_used() -> tuple[int, int]:
+    """(scans kept, bytes they take on disk) in the history folder: what the app's
+    settings say the history costs. Reads the folder's listing only, never a scan."""
+    scans = used = 0
+    with contextlib.suppress(OSError), os.scandir(history_dir()) as listing:
+        for item in listing:
+            with contextlib.suppress(OSError):
+                if item.is_file(follow_symlinks=False):
+                    used += item.stat(follow_symlinks=False).st_blocks * 512
+                    scans += item.name.endswith(_SUFFIX)
+    return scans, used
+
+
+def retention_words() -> str:
+    """The retention rule, as the app's settings and the README say it."""
+    return f"per scanned folder, the last {KEEP_LAST}, then the newest of each week"
+
+
 def find(key: str) -> HistoryEntry:
     """The kept scan with id ``key``, or the only one whose id starts with it."""
     kept = entries()
