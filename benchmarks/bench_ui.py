@@ -4,7 +4,9 @@
 
 Opens the main window offscreen and runs what a user does, one step after another: scan the
 generated tree and show the result, filter by a category, filter by a name, clear the
-filter, clean up the biggest suggestion (confirmed automatically) and undo it. A 10 ms
+filter, filter by an owner, compare with the scan kept in the history (Growth tab), colour
+the treemap by growth, clean up the biggest suggestion (confirmed automatically) and undo
+it (with the change since the compared scan following). A 10 ms
 heartbeat timer runs throughout; for each step the longest gap between its ticks is the
 worst freeze a user could feel during that step. Target: at most 50 ms each.
 
@@ -107,6 +109,13 @@ def main() -> None:
         plan_sizes["items"] = sum(len(s.items) for s in chosen)
         window.confirm_and_clean(chosen)
 
+    def compare() -> None:
+        """Compare with the scan just kept in the history (its footer is read meanwhile)."""
+        growth = window.growth
+        while not growth.points:
+            app.processEvents()
+        growth.compare(growth.points[-1])
+
     todo = [
         ("scan and show the result", lambda: window.open_paths([str(root)]),
          window.scan_finished),
@@ -115,6 +124,12 @@ def main() -> None:
         ("filter: a file name", lambda: window.ws.set_filter(FilterSpec(text="optimizer")),
          None),
         ("clear the filter", window.clear_filters, None),
+        ("filter: an owner", lambda: window.ws.toggle_owner(
+            window.ws.chart_owners()[0][0]), None),
+        ("clear the filter", window.clear_filters, None),
+        ("Growth: compare with a saved scan", compare, window.ws.compare_changed),
+        ("treemap: colour by growth", lambda: window.treemap.by_growth.setChecked(True),
+         None),
         ("clean up the biggest suggestion", clean, window.cleanup_finished),
         ("undo it", window.undo_last_cleanup, window.cleanup_finished),
     ]

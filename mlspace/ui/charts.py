@@ -1,4 +1,4 @@
-"""Category and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
+"""Category, owner and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
 it again shows everything. Bars read the same numbers as the tree: the workspace's, of what
 is on disk now, redrawn whenever those change (a filter, a cleanup, an undo).
 
@@ -9,6 +9,8 @@ depends on the plot's width and is worked out again at every resize).
 """
 
 from __future__ import annotations
+
+from typing import Generic, TypeVar
 
 import numpy as np
 import pyqtgraph as pg
@@ -26,6 +28,18 @@ _BAR = 0.7
 _LABEL_GAP = 4  # pixels kept free between a bar's size and the plot's right edge
 _MIN_BAR = 40  # pixels the longest bar keeps when the chart is as narrow as it goes
 _AXIS_ROOM = 12  # pixels of a plot's height that are not rows (the bottom axis, margins)
+#: Owners' bars share one neutral colour: a colour per person would read as a category.
+OWNER_COLOR = QColor("#5f7c99")
+K = TypeVar("K")  # what a bar stands for: a Category, an owner's uid
+
+
+def paint_like(plot: pg.PlotWidget, palette: QPalette) -> None:
+    """A plot in the system's colours (light or dark): its background, axes and labels."""
+    plot.setBackground(palette.color(QPalette.ColorRole.Base))
+    text = palette.color(QPalette.ColorRole.Text)
+    for axis in ("left", "bottom"):
+        plot.getAxis(axis).setTextPen(text)
+        plot.getAxis(axis).setPen(text)
 
 
 class FittingTitle(QLabel):
@@ -88,12 +102,7 @@ class _BarChart(QWidget):
         self.follow_palette()
 
     def follow_palette(self) -> None:
-        palette = self.palette()
-        self.plot.setBackground(palette.color(QPalette.ColorRole.Base))
-        text = palette.color(QPalette.ColorRole.Text)
-        for axis in ("left", "bottom"):
-            self.plot.getAxis(axis).setTextPen(text)
-            self.plot.getAxis(axis).setPen(text)
+        paint_like(self.plot, self.palette())
 
     def clear(self) -> None:
         for item in self.items + self.value_labels:
@@ -162,45 +171,115 @@ class _BarChart(QWidget):
             self.follow_palette()
 
 
-class CategoryChart(_BarChart):
-    """Space per category."""
+class _OneBarEach(_BarChart, Generic[K]):
+    """One bar per key (a category, an owner) with its size at its end: clicking a bar shows
+    only that key in every view, clicking it again shows everything."""
 
-    category_menu_requested = Signal(object, object)  # Category, global QPoint
-
-    def __init__(self, workspace: Workspace) -> None:
-        super().__init__(("Space by category", "By category"))
+    def __init__(self, workspace: Workspace, titles: tuple[str, ...]) -> None:
+        super().__init__(titles)
         self.ws = workspace
-        self.categories: list[Category] = []
+        self.keys: list[K] = []  # each bar's key, top to bottom
         self.bar_clicked.connect(self._on_bar)
-        self.bar_right_clicked.connect(
-            lambda row, _x, pos: 0 <= row < len(self.categories)
-            and self.category_menu_requested.emit(self.categories[row], pos))
         for signal in (workspace.inventory_changed, workspace.view_changed):
             signal.connect(self.refresh)
 
-    def values(self) -> list[tuple[Category, int]]:
-        """The bars: space per category of what is on disk now (the workspace's numbers)."""
-        return [] if self.ws.inventory is None else self.ws.chart_categories()
+    def values(self) -> list[tuple[K, int]]:
+        """The bars: (key, space) of what is on disk now (the workspace's numbers)."""
+        raise NotImplementedError
+
+    def label(self, key: K) -> str:
+        raise NotImplementedError
+
+    def color(self, key: K) -> QColor:
+        raise NotImplementedError
+
+    def chosen(self) -> frozenset[K] | None:
+        """The keys the filter shows (None: all)."""
+        raise NotImplementedError
+
+    def toggle(self, key: K) -> None:
+        raise NotImplementedError
 
     def refresh(self) -> None:
         self.clear()
-        pairs = self.values()
-        self.categories = [c for c, _ in pairs]
-        self.set_labels([c.info.label for c in self.categories])
+        pairs = self.values() if self.ws.inventory is not None else []
+        self.keys = [k for k, _ in pairs]
+        self.set_labels([self.label(k) for k in self.keys])
         if not pairs:
             return
         widths = np.array([v for _, v in pairs], dtype=float)
-        chosen = self.ws.filter.spec.categories
+        chosen = self.chosen()
         self.add_segment(np.arange(len(pairs)), np.zeros(len(pairs)), widths,
-                         [category_color(c) for c in self.categories],
-                         [chosen is not None and c in chosen for c in self.categories])
+                         [self.color(k) for k in self.keys],
+                         [chosen is not None and k in chosen for k in self.keys])
         for row, width in enumerate(widths):
             self.add_value_label(row, width, " " + fmt.size(int(width)))
         self.fit_values()
 
     def _on_bar(self, row: int, _x: float) -> None:
-        if 0 <= row < len(self.categories):
-            self.ws.toggle_category(self.categories[row])
+        if 0 <= row < len(self.keys):
+            self.toggle(self.keys[row])
+
+
+class CategoryChart(_OneBarEach[Category]):
+    """Space per category."""
+
+    category_menu_requested = Signal(object, object)  # Category, global QPoint
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__(workspace, ("Space by category", "By category"))
+        self.bar_right_clicked.connect(
+            lambda row, _x, pos: 0 <= row < len(self.keys)
+            and self.category_menu_requested.emit(self.keys[row], pos))
+
+    @property
+    def categories(self) -> list[Category]:
+        return self.keys
+
+    def values(self) -> list[tuple[Category, int]]:
+        """The bars: space per category of what is on disk now (the workspace's numbers)."""
+        return [] if self.ws.inventory is None else self.ws.chart_categories()
+
+    def label(self, key: Category) -> str:
+        return key.info.label
+
+    def color(self, key: Category) -> QColor:
+        return category_color(key)
+
+    def chosen(self) -> frozenset[Category] | None:
+        return self.ws.filter.spec.categories
+
+    def toggle(self, key: Category) -> None:
+        self.ws.toggle_category(key)
+
+
+class OwnerChart(_OneBarEach[int]):
+    """Space per owner, shown only when the scan holds more than one owner's files: on a
+    shared volume, whose checkpoints these are is the first question."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__(workspace, ("Space by owner", "By owner"))
+        self.setVisible(False)
+
+    def values(self) -> list[tuple[int, int]]:
+        """The bars: space per owner (uid) of what is on disk now."""
+        return self.ws.chart_owners() if self.ws.shared else []
+
+    def refresh(self) -> None:
+        self.setVisible(self.ws.shared)
+        super().refresh()
+
+    def label(self, key: int) -> str:
+        return self.ws.owner_label(key)
+
+    def color(self, key: int) -> QColor:
+        return OWNER_COLOR
+
+    def chosen(self) -> frozenset[int] | None:
+        return self.ws.filter.spec.owners
+
+    def toggle(self, key: int) -> None:
+        self.ws.toggle_owner(key)
 
 
 class AgeChart(_BarChart):

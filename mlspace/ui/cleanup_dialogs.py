@@ -1,8 +1,10 @@
-"""The confirmation shown before anything moves: what goes, how much it frees, the risk,
-and what stays."""
+"""The confirmation shown before anything moves: what goes (to the trash, or to the cold
+tier), how much it frees, the risk, and what stays; and the history of every cleanup,
+archive run and policy run, each with its own Undo."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 
@@ -11,14 +13,20 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from mlspace import fmt
+from mlspace.act.journal import RESTORED, CleanupRecord
+from mlspace.act.tier import ARCHIVE, TRASH, Tier
+from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.advise import KeptItem, PlanItem, Suggestion
 
 RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
@@ -36,20 +44,37 @@ def kept_look(widget: QWidget, font: QFont) -> tuple[QFont, QColor]:
     return italic, widget.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
 
 
+def actions_for(suggestions: list[Suggestion], instead: bool) -> list[tuple[Suggestion, str]]:
+    """Each suggestion with what becomes of it: archive suggestions always go to the cold
+    tier (raw data among them is never trashed); the others too when ``instead``."""
+    return [(s, ARCHIVE if instead or s.policy in ARCHIVE_POLICIES else TRASH)
+            for s in suggestions]
+
+
 class ConfirmCleanup(QDialog):
+    """With ``tier``, the suggestions whose action is "archive" (see actions_for) are said
+    to go there, with the link or stub left behind; the others go to the trash."""
+
     def __init__(self, suggestions: list[Suggestion], apparent: bool,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, tier: Tier | None = None,
+                 instead: bool = False) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Move to the trash?")
+        work = actions_for(suggestions, instead) if tier is not None else \
+            [(s, TRASH) for s in suggestions]
+        counts = {action: sum(len(s.items) for s, a in work if a == action)
+                  for action in (ARCHIVE, TRASH)}
+        self.setWindowTitle("Move to the cold tier?" if counts[ARCHIVE] else
+                            "Move to the trash?")
         self.resize(720, 460)
-        items = [i for s in suggestions for i in s.items]
         freed = sum(s.bytes for s in suggestions)
         apparent_total = sum(s.apparent_bytes for s in suggestions)
         risks = sorted({s.risk for s in suggestions}, key=["safe", "review", "risky"].index)
         layout = QVBoxLayout(self)
-        head = (f"<h3>{fmt.plural(len(items), 'item')} will be moved to the trash</h3>"
+        head = (f"<h3>{_where_they_go(counts)}</h3>"
                 f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
                 f"apparent). Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
+        if counts[ARCHIVE] and tier is not None:
+            head += _about_the_tier(tier)
         for s in suggestions:
             head += f"<p><b>{s.title}</b> — {s.reason}</p>"
         head += ("<p>Each item is checked again first (unchanged since the scan, not written "
@@ -61,20 +86,22 @@ class ConfirmCleanup(QDialog):
         self.paths = QListWidget()
         # What tells two checkpoints apart is at the end of their paths: elide the middle.
         self.paths.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        for s in suggestions:
-            self._list(s, apparent)
+        for s, action in work:
+            self._list(s, apparent, "" if not counts[ARCHIVE] else
+                       " — to the cold tier" if action == ARCHIVE else " — to the trash")
         layout.addWidget(self.paths, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.confirm = buttons.addButton(f"Move {fmt.plural(len(items), 'item')} to the trash",
+        self.confirm = buttons.addButton(_button_text(counts),
                                          QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
 
-    def _list(self, s: Suggestion, apparent: bool) -> None:
-        """One suggestion's rows: its folder, each item that goes with its size (relative to
-        the folder), then what stays and why, greyed."""
-        folder = QListWidgetItem(f"in {s.folder}")
+    def _list(self, s: Suggestion, apparent: bool, going: str) -> None:
+        """One suggestion's rows: its folder (and where its items go, when not all go to
+        the trash), each item that goes with its size (relative to the folder), then what
+        stays and why, greyed."""
+        folder = QListWidgetItem(f"in {s.folder}{going}")
         folder.setToolTip(s.folder)
         font = folder.font()
         font.setBold(True)
@@ -98,36 +125,115 @@ class ConfirmCleanup(QDialog):
             self.paths.addItem(row)
 
 
+def _where_they_go(counts: dict[str, int]) -> str:
+    archived, trashed = counts[ARCHIVE], counts[TRASH]
+    if not archived:
+        return f"{fmt.plural(trashed, 'item')} will be moved to the trash"
+    also = f"; {fmt.plural(trashed, 'other')} to the trash" if trashed else ""
+    return f"{fmt.plural(archived, 'item')} will move to the cold tier{also}"
+
+
+def _about_the_tier(tier: Tier) -> str:
+    """Where archived items go and what stays at their paths."""
+    left = ("a <b>link</b> to the archived copy is left at its path, so code that loads it "
+            "keeps working, from the slower disk" if tier.link == "symlink" else
+            "a small <b>NAME.mlspace-archived.json</b> stub is left beside its path, saying "
+            "where it went")
+    return (f"<p>To <b>{tier.destination(os.sep)}…</b> (each keeps its full path below "
+            "it). Each item is copied, read back and compared, and only then moved to the "
+            f"trash here (a second net); {left}. Raw data is archived, never trashed. "
+            "Right-click the link to bring it back.</p>")
+
+
+def _button_text(counts: dict[str, int]) -> str:
+    archived, trashed = counts[ARCHIVE], counts[TRASH]
+    if not archived:
+        return f"Move {fmt.plural(trashed, 'item')} to the trash"
+    return f"Archive {fmt.plural(archived, 'item')}" + (f", trash {trashed}" if trashed else "")
+
+
+def record_kind(record: CleanupRecord) -> str:
+    """What made a journaled run, as the history lists it."""
+    if record.meta.get("policy"):
+        return "Policy run"
+    return {"tier": "Archive", "bring-back": "Bring back"}.get(record.kind, "Cleanup")
+
+
+def record_state(record: CleanupRecord) -> str:
+    """Where a run's items are now: in the trash, archived (a link left), back, or half
+    done (an interrupted run, which undo settles)."""
+    if record.kind == "bring-back":
+        done = any(e["event"] == RESTORED for e in record.events)
+        return "brought back" if done else "not brought back"
+    if record.undone:
+        return "undone"
+    archiving = {i["path"] for i in record.items if i.get("dest")}
+    archived = sum(e["path"] in archiving for e in record.trashed)
+    parts = [f"{archived} archived" if archived else "",
+             f"{len(record.trashed) - archived} in the trash"
+             if len(record.trashed) > archived else "",
+             "interrupted" if record.pending or record.in_flight else ""]
+    return ", ".join(p for p in parts if p) or "nothing moved"
+
+
 class CleanupHistory(QDialog):
-    """Past cleanups (from the journal), newest first, each with its own Undo."""
+    """Past cleanups, archive runs, bring-backs and policy runs (from the journal), newest
+    first: when, what, how much, where the items are now; each with its own Undo."""
+
+    COLUMNS = ("When", "Kind", "What", "Freed", "Now")
 
     def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None) -> None:
         from mlspace.act import history
 
         super().__init__(parent)
         self.setWindowTitle("Cleanup history")
-        self.resize(720, 360)
+        self.resize(760, 360)
         self.records = history()
         layout = QVBoxLayout(self)
-        self.list = QListWidget()
+        self.table = QTreeWidget()
+        self.table.setRootIsDecorated(False)
+        self.table.setHeaderLabels(self.COLUMNS)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        for column in range(len(self.COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column == 2
+                                        else QHeaderView.ResizeMode.ResizeToContents)
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            left = fmt.plural(len(record.trashed), "item")
-            state = "undone" if record.undone else f"{left} in the trash"
-            self.list.addItem(f"{when}   {fmt.size(record.freed):>10}   {state}   {record.title}"
-                              f"   (in {', '.join(record.roots)})")
+            row = QTreeWidgetItem([when, record_kind(record), record.title,
+                                   fmt.size(record.freed), record_state(record)])
+            row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
+            row.setToolTip(2, "\n".join([record.title, f"in {', '.join(record.roots)}",
+                                         *([f"to {record.meta['tier']}"]
+                                           if record.meta.get("tier") else []),
+                                         f"id {record.id}"]))
+            self.table.addTopLevelItem(row)
         if not self.records:
-            self.list.addItem("No cleanups yet.")
-        layout.addWidget(self.list, 1)
+            self.table.addTopLevelItem(QTreeWidgetItem(["", "", "No cleanups yet."]))
+        layout.addWidget(self.table, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.undo_button = buttons.addButton("Undo this cleanup",
                                              QDialogButtonBox.ButtonRole.ActionRole)
         self.undo_button.setEnabled(False)
-        self.list.currentRowChanged.connect(
-            lambda row: self.undo_button.setEnabled(
-                0 <= row < len(self.records) and bool(self.records[row].trashed
-                                                      or self.records[row].pending)))
-        self.undo_button.clicked.connect(lambda: (undo(self.records[self.list.currentRow()].id),
-                                                  self.accept()))
+        self._undo_with = undo
+        self.table.currentItemChanged.connect(
+            lambda *_: self.undo_button.setEnabled(self._current() is not None))
+        self.undo_button.clicked.connect(self._undo)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def _current(self) -> CleanupRecord | None:
+        """The selected run, when there is anything of it to undo."""
+        item = self.table.currentItem()
+        row = self.table.indexOfTopLevelItem(item) if item is not None else -1
+        record = self.records[row] if 0 <= row < len(self.records) else None
+        if record is None or record.kind == "bring-back":
+            return None
+        return record if record.trashed or record.pending or record.in_flight else None
+
+    def _undo(self) -> None:
+        record = self._current()
+        if record is not None:
+            self._undo_with(record.id)
+            self.accept()

@@ -73,7 +73,14 @@ class FitColumns(QObject):
                 else QHeaderView.ResizeMode.Fixed
             if header.sectionResizeMode(column) != mode:
                 header.setSectionResizeMode(column, mode)
-            if column != self.name:
+            if column == self.name:
+                continue
+            # A column without a title does not apply now (the tree's Change column while
+            # nothing is compared): hidden, and it takes no room from the others.
+            untitled = not header.model().headerData(column, header.orientation())
+            if column not in self.optional and header.isSectionHidden(column) != untitled:
+                header.setSectionHidden(column, untitled)
+            if not untitled:
                 widths[column] = max(self._widest.get(column, 0), self.content_width(column))
         self._widest.update(widths)
         room = self.view.viewport().width() - NAME_ROOM
@@ -81,8 +88,8 @@ class FitColumns(QObject):
         # Show optional columns, most important first, while the name keeps its room; once
         # one does not fit, no less important one shows in its place.
         for column in reversed(self.optional):
-            room -= widths[column]
-            header.setSectionHidden(column, room < 0)
+            room -= widths.get(column, 0)
+            header.setSectionHidden(column, room < 0 or column not in widths)
         for column, width in widths.items():
             if header.sectionSize(column) != width:
                 header.resizeSection(column, width)

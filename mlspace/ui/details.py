@@ -43,6 +43,11 @@ class DetailsPanel(QTextBrowser):
         folder = snap.row_of(entry) >= 0
         if folder:
             rows.append(("Files", fmt.count(totals.files)))
+        archived = self.ws.archived_at(entry)
+        if archived is not None:  # a link or stub: what it stands for lives in the tier
+            size = archived.apparent_size if self.ws.apparent else archived.disk_usage
+            rows.append(("Archived", f"in {html.escape(archived.where)}, {fmt.size(size)} "
+                                     "(right-click: Bring back)"))
         # What mlspace knows (the checkpoint, its run) beside what the file system says, not
         # under it: the pane is wide and short, and the checkpoint's facts are what a person
         # selecting one came for.

@@ -48,12 +48,14 @@ from mlspace.demo import is_demo
 from mlspace.filtering import FilterSpec
 from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
-from mlspace.ui.charts import AgeChart, CategoryChart
+from mlspace.ui.archive_actions import ArchiveActions
+from mlspace.ui.charts import AgeChart, CategoryChart, OwnerChart
 from mlspace.ui.cleanup_controller import CleanupController
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.growing_view import GrowingTree
+from mlspace.ui.growth_view import GrowthView
 from mlspace.ui.runs_view import RunsView
 from mlspace.ui.saved_scans import (
     SaveController,
@@ -64,7 +66,7 @@ from mlspace.ui.saved_scans import (
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.share_delegate import ShareBarDelegate
 from mlspace.ui.suggestions_panel import SuggestionsPanel
-from mlspace.ui.tree_model import NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
+from mlspace.ui.tree_model import CHANGE, NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
 
@@ -76,6 +78,8 @@ POLICY_CATEGORY = {
     "crash-leftovers": Category.CHECKPOINT, "python-caches": Category.CACHE,
     "datasets-cache": Category.CACHE, "log-archives": Category.LOG,
     "hub-detached": Category.CACHE,
+    "archive-checkpoints": Category.CHECKPOINT, "archive-datasets": Category.DATASET,
+    "archive-logs": Category.LOG,  # to the cold tier
 }
 MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
              ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))
@@ -100,6 +104,7 @@ class MainWindow(QMainWindow):
         self.ws = Workspace()
         self.scanner = ScanController(self)
         self.cleaner = CleanupController(self)
+        self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
         self.saver = SaveController(self)
         self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
@@ -114,7 +119,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self._welcome_page())
         self.stack.addWidget(self._scanning_page())
         self.stack.addWidget(self._views_page())
-        self.setCentralWidget(self.stack)
+        self.setCentralWidget(self.tiering.banner.around(self.stack))
         self._make_actions()
         self._update_scan_actions()
         self._make_toolbar()
@@ -137,6 +142,7 @@ class MainWindow(QMainWindow):
         self.ws.view_changed.connect(self._update_filter_label)
         self._restore_settings()
         self._refresh_recent()
+        self.tiering.start(settings())
 
     # ------------------------------------------------------------------ pages
     def _welcome_page(self) -> QWidget:
@@ -208,6 +214,7 @@ class MainWindow(QMainWindow):
         self.tree.customContextMenuRequested.connect(self._tree_menu)
         self.tree.setItemDelegateForColumn(SHARE, ShareBarDelegate(self.tree))
         self.tree_columns = FitColumns(self.tree, NAME, optional=OPTIONAL_COLUMNS)
+        self.tree.header().moveSection(CHANGE, SHARE)  # "Change since …" beside the size
         self.tree.selectionModel().currentChanged.connect(
             lambda current, _previous: self.ws.select(self.model.entry(current)))
         self.tree.doubleClicked.connect(self._tree_double_clicked)
@@ -229,12 +236,16 @@ class MainWindow(QMainWindow):
         tabs.addTab(self.treemap, "Treemap")
         tabs.addTab(self.suggestions, "Suggestions")
         tabs.addTab(self.runs, "Runs")
+        self.growth = GrowthView(self.ws)
+        tabs.addTab(self.growth, "Growth")
         self.tabs = tabs
         self.category_chart = CategoryChart(self.ws)
         self.category_chart.category_menu_requested.connect(self._category_menu)
         self.age_chart = AgeChart(self.ws)
         charts = QSplitter(Qt.Orientation.Horizontal)
+        self.owner_chart = OwnerChart(self.ws)  # shown when the scan has several owners
         charts.addWidget(self.category_chart)
+        charts.addWidget(self.owner_chart)
         charts.addWidget(self.age_chart)
         self.details = DetailsPanel(self.ws)
 
@@ -287,6 +298,7 @@ class MainWindow(QMainWindow):
         self.undo_action = action("&Undo last cleanup", self.undo_last_cleanup,
                                   QKeySequence.StandardKey.Undo)
         self.history_action = action("Cleanup &history…", self.show_history)
+        self.settings_action = action("&Settings…", lambda: self.tiering.show_settings())
         self.apparent_action = QAction("&Apparent sizes", self, checkable=True)
         self.apparent_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
         self.apparent_action.toggled.connect(self.set_apparent)
@@ -336,6 +348,7 @@ class MainWindow(QMainWindow):
         edit_menu = self.menuBar().addMenu("&Edit")
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.history_action)
+        edit_menu.addAction(self.settings_action)
         edit_menu.addSeparator()
         edit_menu.addAction(self.copy_path_action)
         edit_menu.addAction(self.open_fm_action)
@@ -466,7 +479,8 @@ class MainWindow(QMainWindow):
         self._expanded.clear()
         self.ws.load(inventory, ages, plan,  # type: ignore[arg-type]
                      apparent=None if keep else True if demo else None, keep_view=keep,
-                     cleanup_off=self.source.cleanup_off())
+                     cleanup_off=self.source.cleanup_off(),
+                     names_here=self.source.owners_named_here)
         self.apparent_box.setChecked(self.ws.apparent)
         self.stack.setCurrentIndex(VIEWS)
         self._update_scan_actions()
@@ -561,6 +575,9 @@ class MainWindow(QMainWindow):
             parts.append(f"modified: {BUCKETS[spec.bucket].label.lower()}")
         if spec.text:
             parts.append(f"names containing “{spec.text}”")
+        if spec.owners:
+            parts.append("owned by " + " + ".join(sorted(map(self.ws.owner_label,
+                                                             spec.owners))))
         if spec.min_size:
             parts.append(f"at least {fmt.size(spec.min_size)}")
         self.filter_label.setVisible(bool(parts))
@@ -649,6 +666,7 @@ class MainWindow(QMainWindow):
             trash_action.setEnabled(False)
             trash_action.setText("Move to trash… (show everything first: a filter hides part "
                                  "of this folder)")
+        self.tiering.add_to_menu(menu, entry, refused)
         menu.addSeparator()
         menu.addAction(self.open_fm_action)
         menu.addAction(self.copy_path_action)
@@ -678,9 +696,10 @@ class MainWindow(QMainWindow):
     def _shown_bytes(self, s: Suggestion) -> int:
         return s.apparent_bytes if self.ws.apparent else s.bytes
 
-    def _trash_selected(self) -> None:
+    def _trash_selected(self, archive: bool = False) -> None:
         """A manual cleanup of the selection, with the same checks and undo as suggestions;
-        marked risky when it holds a checkpoint the tools' records point to."""
+        marked risky when it holds a checkpoint the tools' records point to. ``archive``:
+        to the cold tier, a link left (never risky: nothing leaves for good)."""
         inv, entry = self.ws.inventory, self.ws.selected
         if inv is None or entry < 0:
             return
@@ -695,12 +714,19 @@ class MainWindow(QMainWindow):
             self.ws.category_of(entry).id == "dataset"
         reason = ("You chose this yourself. It holds a checkpoint a tool marks as best or latest, "
                   "or raw data." if risky else "You chose this yourself.")
-        manual = Suggestion(f"manual-{entry}", "manual", f"Move {snap.name(entry)} to the trash",
-                            reason, RISKY if risky else REVIEW, (item,), None)
-        self.confirm_and_clean([manual])
+        title = f"Archive {snap.name(entry)}" if archive else \
+            f"Move {snap.name(entry)} to the trash"
+        manual = Suggestion(f"manual-{entry}", "manual", title, reason,
+                            RISKY if risky and not archive else REVIEW, (item,), None)
+        self.confirm_and_clean([manual], archive)
 
-    def confirm_and_clean(self, suggestions: list[Suggestion]) -> None:
-        if self.cleaner.running or self.ws.inventory is None:
+    def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False) -> None:
+        """The one gate of every cleanup. ``archive``: to the cold tier instead of the trash
+        (archive suggestions always go there)."""
+        if self.ws.inventory is None:
+            return
+        if self.cleaner.running:
+            self.status.setText("Wait for the running cleanup to finish (or cancel its copy).")
             return
         if self.scanner.running:
             self.status.setText("Wait for the scan to finish, then clean up.")
@@ -708,6 +734,9 @@ class MainWindow(QMainWindow):
         refused = self.ws.cleanup_refused(p for s in suggestions for p in s.paths)
         if refused:  # the menus and the panel say so already: this is the one gate
             self.status.setText(f"Nothing was moved: {refused}.")
+            return
+        if archive or self.tiering.archives(suggestions):
+            self.tiering.confirm_and_archive(suggestions, archive)
             return
         dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
         self.last_dialog = dialog
@@ -790,7 +819,9 @@ class MainWindow(QMainWindow):
 
         try:
             render = renderer_for(path)
-            text = render(build_report(self.ws.inventory, self.ws.plan))  # type: ignore[arg-type]
+            scanned = self.source.info.finished if self.source is not None else None
+            text = render(build_report(self.ws.inventory, self.ws.plan,  # type: ignore[arg-type]
+                                       scanned_at=scanned or None))
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
         except (OSError, ValueError) as err:
@@ -900,10 +931,11 @@ class MainWindow(QMainWindow):
         self.apparent_action.setChecked(store.value("view/apparent", False, type=bool))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
-        self.scanner.cancel()
-        self.scanner.wait(3000)
+        self.scanner.stop()
+        self.cleaner.cancel()  # a copy to or from the cold tier is rolled back at once
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
+        self.growth.wait()  # a thread still reading the history would take the app down
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

@@ -13,6 +13,7 @@ unknown and the plan could name one of them. The reason is kept with the scan
 from __future__ import annotations
 
 import os
+import platform
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,12 @@ class ScanSource:
     def rescannable(self) -> bool:
         """Can F5 scan these folders here? Not when any of them is not on this machine."""
         return not self.not_here
+
+    @property
+    def owners_named_here(self) -> bool:
+        """Do the scan's uids name the same people here? Not for a scan made on another
+        machine (its owners are shown by number)."""
+        return not self.file or self.info.host == platform.node()
 
     def cleanup_off(self) -> dict[str, str]:
         """The scanned folders no cleanup may start in, with why (none for a scan made

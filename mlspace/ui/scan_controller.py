@@ -13,13 +13,14 @@ import time
 import traceback
 from dataclasses import replace
 
-from PySide6.QtCore import QObject, QThread, Signal, SignalInstance
+from PySide6.QtCore import QObject, Qt, QThread, Signal, SignalInstance
 
 from mlspace.advise import Plan, advise
 from mlspace.ages import AgeTable, age_table
 from mlspace.classify import Inventory, classify, load_rules
 from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
+from mlspace.owners import learn_names, owners_of
 from mlspace.scan import ScanOptions, scan
 from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
@@ -27,9 +28,10 @@ from mlspace.ui.threads import finish_thread, start_in_thread
 
 def prepared(inventory: Inventory) -> tuple[Inventory, AgeTable, Plan]:
     """What the window needs beside the inventory, made in the worker: the age table, the
-    plan, and the lowered names the name filter searches (the first keystroke would
-    otherwise pay for lowering a million names)."""
+    plan, the lowered names the name filter searches (the first keystroke would otherwise
+    pay for lowering a million names), and the owner table and names (the owner chart's)."""
     inventory.snapshot.lowered_names()
+    learn_names(owners_of(inventory.snapshot))
     return inventory, age_table(inventory), advise(inventory)
 
 
@@ -158,6 +160,15 @@ class ScanController(QObject):
     def wait(self, ms: int = 5000) -> bool:
         return self._thread.wait(ms) if self._thread is not None else True
 
+    def stop(self, ms: int = 10_000) -> None:
+        """The window closes: the scan running stops without classifying what it saw
+        (nobody will look), and every job's thread has ended before the window goes, since
+        a running QThread destroyed takes the app down with it."""
+        self.cancel()
+        self._retire_running()
+        for thread in list(self._retired):
+            thread.wait(ms)
+
     def _new_cancel(self) -> threading.Event:
         if self.running:
             self.cancel()
@@ -183,7 +194,8 @@ class ScanController(QObject):
             job.progress.disconnect()
         for signal in job.signals():
             signal.disconnect()
-            signal.connect(thread.quit)
+            # Direct: quit() is thread-safe, and the GUI thread may be waiting in stop().
+            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         self._retired.add(thread)
         thread.finished.connect(lambda: self._forget(thread))
         self._thread, self._job = None, None

@@ -1,7 +1,11 @@
 """The suggestions panel: cleanups grouped by policy, with checkboxes, the total to reclaim,
 and a button that asks for confirmation before anything moves. Under each suggestion, what
 goes is listed relative to its folder, with size, age and what it is, followed by what is
-kept and why, so a cleanup can be checked before anything moves."""
+kept and why, so a cleanup can be checked before anything moves.
+
+With a cold tier configured, its archive suggestions form a group of their own, and any
+checked cleanup can go there instead of the trash. A suggestion this machine cannot apply
+(an opened scan's folder that is not here) cannot be checked, and says why."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
+from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.advise import KeptItem, PlanItem, Suggestion
 from mlspace.ui.cleanup_dialogs import item_size, kept_look
 from mlspace.ui.lazy import RefreshWhenShown
@@ -36,13 +42,14 @@ POLICY_LABELS = {
     "log-archives": "Old logs (compressed, then trashed)",
     "duplicates": "Exact duplicates",
     "hub-detached": "Caches",
+    **dict.fromkeys(ARCHIVE_POLICIES, "Move to the cold tier"),
 }
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 PATH_ROLE = Qt.ItemDataRole.UserRole + 2  # the absolute path a row under a suggestion shows
 
 
 class SuggestionsPanel(RefreshWhenShown, QWidget):
-    clean_requested = Signal(list)  # [Suggestion]
+    clean_requested = Signal(list, bool)  # [Suggestion], archive instead of trash
     export_requested = Signal()
 
     def __init__(self, workspace: Workspace) -> None:
@@ -61,6 +68,11 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemChanged.connect(self._update_total)
         self.tree.itemSelectionChanged.connect(self._selected)
+        self.notice = QLabel()  # why nothing here can be applied (an opened scan)
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("padding: 2px 6px;")
+        self.instead = QCheckBox("Archive instead of trash")
+        self.instead.toggled.connect(self._update_total)
         self.total = QLabel()
         self.clean_button = QPushButton("Clean up checked…")
         self.clean_button.clicked.connect(self._clean_checked)
@@ -72,7 +84,9 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         row.addWidget(self.clean_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.notice)
         layout.addWidget(self.tree, 1)
+        layout.addWidget(self.instead)
         layout.addLayout(row)
         workspace.plan_changed.connect(self.mark_stale)
         workspace.view_changed.connect(self.mark_stale)
@@ -84,6 +98,7 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         self.refresh_done()
         self.tree.blockSignals(True)
         self.tree.clear()
+        self._show_tier()
         plan = self.ws.plan
         groups: dict[str, QTreeWidgetItem] = {}
         for s in plan.suggestions if plan else ():
@@ -97,6 +112,11 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
             item.setToolTip(0, f"{s.title}\n\n{s.reason}")
             item.setData(0, ID_ROLE, s.id)
             item.setCheckState(0, Qt.CheckState.Unchecked)
+            refused = self.ws.cleanup_refused(s.paths)
+            if refused:  # shown, with what it would free there, but not to be checked
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable
+                              & ~Qt.ItemFlag.ItemIsEnabled)
+                item.setToolTip(0, refused)
             group.addChild(item)
             self._add_contents(item, s)
         for group in groups.values():
@@ -105,6 +125,19 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
             group.setExpanded(True)
         self.tree.blockSignals(False)
         self._update_total()
+
+    def _show_tier(self) -> None:
+        """The read-only reason above the list; "archive instead" only with a cold tier."""
+        reason = self.ws.read_only_reason
+        self.notice.setText(f"No cleanup from this scan: {reason}" if reason else "")
+        self.notice.setVisible(bool(reason))
+        root = self.ws.user.archive_root
+        self.instead.setVisible(bool(root))
+        if not root:
+            self.instead.setChecked(False)
+        self.instead.setToolTip(f"The checked suggestions move to the cold tier {root}, a "
+                                f"{self.ws.user.archive_link} left in their place, instead of "
+                                "going to the trash" if root else "")
 
     def _add_contents(self, parent: QTreeWidgetItem, s: Suggestion) -> None:
         """The rows under a suggestion: its folder, each item that goes (relative to that
@@ -142,7 +175,8 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         if isinstance(item, KeptItem):
             return "\n".join(p for p in (f"Stays: {item.path}", sizes,
                                           f"Why: {item.why}", item.evidence) if p)
-        verb = "Compressed, then moved to the trash" if s.archive else "Moves to the trash"
+        verb = "Moves to the cold tier (a link is left)" if s.policy in ARCHIVE_POLICIES \
+            else "Compressed, then moved to the trash" if s.archive else "Moves to the trash"
         return "\n".join(p for p in (f"{verb}: {item.path}", sizes,
                                       f"Modified {fmt.ago(time.time() - item.mtime)}",
                                       item.note) if p)
@@ -172,11 +206,14 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
                            + (f" · {fmt.size(sum(self._size(s) for s in chosen))} checked"
                               if chosen else ""))
         self.clean_button.setEnabled(bool(chosen))
+        archiving = bool(chosen) and (self.instead.isChecked() or
+                                      all(s.policy in ARCHIVE_POLICIES for s in chosen))
+        self.clean_button.setText("Archive checked…" if archiving else "Clean up checked…")
 
     def _clean_checked(self) -> None:
         chosen = self.checked()
         if chosen:
-            self.clean_requested.emit(chosen)
+            self.clean_requested.emit(chosen, self.instead.isChecked())
 
     def _selected(self) -> None:
         """A row naming a path (the folder, an item, a kept item) selects it everywhere."""

@@ -18,17 +18,22 @@ from PySide6.QtGui import QBrush
 
 from mlspace import fmt
 from mlspace.classify import Category
+from mlspace.index.growth import short_date
 from mlspace.paths import natural_key
 from mlspace.scan import kind_name
-from mlspace.ui.colors import category_color
+from mlspace.ui.colors import category_color, growth_color
 from mlspace.ui.workspace import Workspace
 
-COLUMNS = ("Name", "Size", "% of parent", "Category", "Files", "Modified", "On disk", "Apparent")
-NAME, SIZE, SHARE, CATEGORY, FILES, MODIFIED, ON_DISK, APPARENT = range(len(COLUMNS))
+COLUMNS = ("Name", "Size", "% of parent", "Category", "Files", "Modified", "On disk", "Apparent",
+           "Change")
+NAME, SIZE, SHARE, CATEGORY, FILES, MODIFIED, ON_DISK, APPARENT, CHANGE = range(len(COLUMNS))
+# CHANGE is the change since the compared saved scan: the column has no header, and so is
+# not shown (mlspace.ui.columns), while no saved scan is compared (the Growth tab picks one).
 #: The columns a narrow tree hides (mlspace.ui.columns), the first to go first: the two
-#: sizes, one of which the Size column already shows, then the file count, the age, and
-#: the category, which the colour beside each name still tells.
-OPTIONAL_COLUMNS = (APPARENT, ON_DISK, FILES, MODIFIED, CATEGORY)
+#: sizes, one of which the Size column already shows, then the file count, the age, the
+#: category, which the colour beside each name still tells, and last the share of the
+#: parent (which goes only to make room for the change since a compared scan).
+OPTIONAL_COLUMNS = (APPARENT, ON_DISK, FILES, MODIFIED, CATEGORY, SHARE)
 #: Role giving the raw number behind a cell (for sorting, the share bar and tests).
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -46,6 +51,7 @@ class TreeModel(QAbstractItemModel):
         self._descending = True
         workspace.inventory_changed.connect(self.refresh)
         workspace.view_changed.connect(self.relayout)
+        workspace.compare_changed.connect(self._compared)
 
     # ---------------------------------------------------------------- structure
     def refresh(self) -> None:
@@ -69,7 +75,8 @@ class TreeModel(QAbstractItemModel):
         if inv is None:
             return []
         kids, sizes = self.ws.visible_children(entry)
-        if self._sort_column == SIZE:
+        if self._sort_column == SIZE or (self._sort_column == CHANGE and
+                                         self.ws.compared is None):
             order = np.argsort(sizes, kind="stable")
             return kids[order[::-1] if self._descending else order].tolist()
         return sorted(kids.tolist(), key=self._sort_key, reverse=self._descending)
@@ -159,6 +166,8 @@ class TreeModel(QAbstractItemModel):
             return self.ws.totals(entry).disk_usage
         if column == APPARENT:
             return self.ws.totals(entry).apparent_size
+        if column == CHANGE:
+            return self.ws.change(entry)
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -176,8 +185,11 @@ class TreeModel(QAbstractItemModel):
             return category_color(self.ws.dominant_category(entry))
         if role == Qt.ItemDataRole.ForegroundRole and column == CATEGORY:
             return QBrush(category_color(self.ws.dominant_category(entry)))
+        if role == Qt.ItemDataRole.ForegroundRole and column == CHANGE:
+            change = self.ws.change(entry)
+            return QBrush(growth_color(1.0 if change > 0 else -1.0)) if change else None
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, FILES, ON_DISK,
-                                                                     APPARENT, SHARE):
+                                                                     APPARENT, SHARE, CHANGE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
             kind = kind_name(snap.kind[entry])
@@ -187,6 +199,9 @@ class TreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == MODIFIED:
             newest = self.ws.totals(entry).newest_mtime
             return f"Last modified {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}"
+        if role == Qt.ItemDataRole.ToolTipRole and column == CHANGE and self.ws.compared:
+            since = time.strftime('%Y-%m-%d %H:%M', time.localtime(self.ws.compared.finished))
+            return f"{'Changed' if self.ws.was_there(entry) else 'New'} since the scan of {since}"
         return None
 
     def _text(self, entry: int, column: int) -> str:
@@ -207,6 +222,10 @@ class TreeModel(QAbstractItemModel):
             return fmt.count(int(value))
         if column == MODIFIED:  # the age, as the age chart counts it; the date in the tooltip
             return fmt.ago(time.time() - value)
+        if column == CHANGE:  # unchanged reads as nothing; new and empty as "new"
+            if not value:
+                return "" if self.ws.was_there(entry) else "new"
+            return fmt.change(int(value))
         return str(value)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -214,12 +233,21 @@ class TreeModel(QAbstractItemModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if section == SIZE:
                 return "Size (apparent)" if self.ws.apparent else "Size (on disk)"
+            if section == CHANGE:
+                compared = self.ws.compared
+                return f"Change since {short_date(compared.finished)}" if compared else None
             return COLUMNS[section]
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self._sort_column = column
         self._descending = order == Qt.SortOrder.DescendingOrder
+        self.relayout()
+
+    def _compared(self) -> None:
+        """A saved scan to compare with was chosen (or none): the Change column shows (or
+        goes), and its numbers are new."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, CHANGE, CHANGE)
         self.relayout()
 
     def relayout(self) -> None:

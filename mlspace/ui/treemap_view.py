@@ -1,6 +1,7 @@
 """The treemap: the focused folder's contents as nested tiles sized by space and coloured by
-category. Hover shows path and size, click selects, double-click drills down, the breadcrumb
-(and Backspace) goes back up. Tiles under 3 px are not drawn."""
+category, or, while a saved scan is compared (the Growth tab), by how much each grew or
+shrank since. Hover shows path and size, click selects, double-click drills down, the
+breadcrumb (and Backspace) goes back up. Tiles under 3 px are not drawn."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtGui import (
     QColor,
     QContextMenuEvent,
     QFontMetrics,
+    QLinearGradient,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -18,6 +20,7 @@ from PySide6.QtGui import (
     QPen,
 )
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -27,14 +30,16 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
+from mlspace.index.growth import short_date
 from mlspace.treemap import Rect, squarify
-from mlspace.ui.colors import category_color, text_color_on
+from mlspace.ui.colors import GREW, SHRANK, UNCHANGED, category_color, growth_color, text_color_on
 from mlspace.ui.tree_model import children_sizes
 from mlspace.ui.workspace import Workspace
 
 MIN_TILE = 3.0
 MAX_DEPTH = 3
 HEADER = 16.0  # a folder tile's label strip, when it is big enough to have one
+LABEL_WIDTH = 40  # tiles narrower than this show no label
 SEPARATOR = "›"  # between the breadcrumb's folders
 
 
@@ -49,6 +54,8 @@ class TreemapCanvas(QWidget):
         # Each tile's colour and label, made with the layout: a repaint (hover, selection)
         # then only draws, and asks the workspace nothing for thousands of tiles.
         self._looks: list[tuple[QColor, str]] = []
+        self._sizes: list[int] = []  # each tile's size as laid out (what its label says)
+        self.by_growth = False  # colour by growth, while a saved scan is compared
         self.setMouseTracking(True)
         self.setMinimumSize(200, 150)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -58,6 +65,7 @@ class TreemapCanvas(QWidget):
         self._pending.timeout.connect(self.relayout)
         for signal in (workspace.view_changed, workspace.focus_changed):
             signal.connect(self._pending.start)
+        workspace.compare_changed.connect(self._compared)
         workspace.inventory_changed.connect(self._new_scan)
         workspace.selection_changed.connect(self.update)
 
@@ -68,16 +76,68 @@ class TreemapCanvas(QWidget):
         self._pending.start()
 
     def relayout(self, *_: object) -> None:
-        self.tiles = []
+        self.tiles, self._sizes = [], []
         if self.ws.inventory is not None and self.ws.focus >= 0:
             self._layout(self.ws.focus, QRectF(self.rect()).adjusted(1, 1, -1, -1), 0)
-        self._looks = [self._look(entry, depth) for _, entry, depth in self.tiles]
+        self._looks = self._make_looks()
         self.update()
 
-    def _look(self, entry: int, depth: int) -> tuple[QColor, str]:
-        color = QColor(category_color(self.ws.dominant_category(entry))).lighter(100 + 12 * depth)
-        name = self.ws.inventory.snapshot.name(entry)  # type: ignore[union-attr]
-        return color, f"{os.path.basename(name) or name}  {fmt.size(self.ws.size(entry))}"
+    def _make_looks(self) -> list[tuple[QColor, str]]:
+        """Every tile's colour, and the label of those big enough to show one (a label is
+        made for the few hundred tiles that show text, not the thousands that do not)."""
+        text_height = QFontMetrics(self.font()).height() + 2
+        shown = [rect.width() > LABEL_WIDTH and rect.height() > text_height
+                 for rect, _, _ in self.tiles]
+        return self._looks_for([(e, d) for _, e, d in self.tiles], self._sizes, shown)
+
+    def _looks_for(self, tiles: list[tuple[int, int]], sizes: list[int],
+                   labelled: list[bool]) -> list[tuple[QColor, str]]:
+        """Colours (and labels where ``labelled``) of (entry, depth) tiles of ``sizes``, by
+        one batch question to the workspace, not one per tile."""
+        entries = [entry for entry, _ in tiles]
+        if not entries:
+            return []
+        changes = self.ws.changes(entries) if self.growing else None
+        if changes is not None:
+            change, now = (values.tolist() for values in changes)
+            colors = [growth_color(c / max(n, n - c, 1)) for c, n in zip(change, now,
+                                                                          strict=True)]
+            numbers: list[str | None] = [fmt.change(c) if show else None
+                                         for c, show in zip(change, labelled, strict=True)]
+        else:
+            colors = [QColor(category_color(c)) for c in self.ws.dominant_categories(entries)]
+            numbers = [fmt.size(size) if show else None
+                       for size, show in zip(sizes, labelled, strict=True)]
+        snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
+        looks = []
+        for (entry, depth), color, number in zip(tiles, colors, numbers, strict=True):
+            name = snap.name(entry)
+            looks.append((color.lighter(100 + 12 * depth), "" if number is None else
+                          f"{os.path.basename(name) or name}  {number}"))
+        return looks
+
+    @property
+    def growing(self) -> bool:
+        """Are tiles coloured by growth now (asked for, and a saved scan is compared)?"""
+        return self.by_growth and self.ws.compared is not None
+
+    def _compared(self) -> None:
+        """Another saved scan compared (or none): only the growth colours change."""
+        if self.by_growth:
+            self._pending.start()
+
+    def set_by_growth(self, on: bool) -> None:
+        self.by_growth = on
+        self._pending.start()
+
+    def look_of(self, entry: int) -> tuple[QColor, str] | None:
+        """The colour and label of an entry's tile as drawn (None: no tile)."""
+        for (_, tile, depth), size, look in zip(self.tiles, self._sizes, self._looks,
+                                                strict=True):
+            if tile == entry:
+                return look if look[1] else self._looks_for([(entry, depth)], [size],
+                                                            [True])[0]
+        return None
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
         self._pending.start()
@@ -90,11 +150,12 @@ class TreemapCanvas(QWidget):
                          Rect(area.x(), area.y(), area.width(), area.height()),
                          min_area=MIN_TILE * MIN_TILE)
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
-        for (entry, _), r in zip(kids, rects, strict=True):
+        for (entry, size), r in zip(kids, rects, strict=True):
             tile = QRectF(r.x, r.y, r.w, r.h)
             if tile.width() < MIN_TILE or tile.height() < MIN_TILE:
                 continue
             self.tiles.append((tile, entry, depth))
+            self._sizes.append(size)
             if depth + 1 < MAX_DEPTH and snap.row_of(entry) >= 0 and tile.height() > 2 * HEADER:
                 inner = tile.adjusted(2, HEADER, -2, -2)
                 self._layout(entry, inner, depth + 1)
@@ -122,7 +183,7 @@ class TreemapCanvas(QWidget):
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 3) if selected
                            else QPen(border, 1))
             painter.drawRect(rect)
-            if rect.width() > 40 and rect.height() > metrics.height() + 2:
+            if text and rect.width() > LABEL_WIDTH and rect.height() > metrics.height() + 2:
                 painter.setPen(text_color_on(color))
                 label = metrics.elidedText(text, Qt.TextElideMode.ElideRight,
                                            int(rect.width()) - 6)
@@ -134,9 +195,11 @@ class TreemapCanvas(QWidget):
         if entry >= 0:
             snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
             category = self.ws.dominant_category(entry).info.label
-            QToolTip.showText(event.globalPosition().toPoint(),
-                              f"{snap.path(entry)}\n{fmt.size(self.ws.size(entry))} · {category}",
-                              self)
+            text = f"{snap.path(entry)}\n{fmt.size(self.ws.size(entry))} · {category}"
+            change, compared = self.ws.change(entry), self.ws.compared
+            if change is not None and compared is not None:
+                text += f"\n{fmt.change(change)} since {short_date(compared.finished)}"
+            QToolTip.showText(event.globalPosition().toPoint(), text, self)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         entry = self.tile_at(event.position())
@@ -202,16 +265,76 @@ class Breadcrumb(QWidget):
         self.row.addStretch()
 
 
+class GrowthLegend(QWidget):
+    """The growth colours' scale under the treemap: what green, grey and red mean."""
+
+    ENDS = ("all of it went", "unchanged", "all of it is new")
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__()
+        self.ws = workspace
+        metrics = self.fontMetrics()
+        self.setMinimumHeight(3 * metrics.height() + 4)  # the scale, its ends, the caption
+        self.setMinimumWidth(sum(metrics.horizontalAdvance(t) for t in self.ENDS) + 40)
+
+    def caption(self) -> str:
+        compared = self.ws.compared
+        since = short_date(compared.finished) if compared else "the compared scan"
+        return f"Colour: the share of each tile that changed since {since}"
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        painter = QPainter(self)
+        metrics = painter.fontMetrics()
+        line = metrics.height()
+        bar = QRectF(4, 2, self.width() - 8, line - 4)
+        gradient = QLinearGradient(bar.topLeft(), bar.topRight())
+        for stop, color in ((0.0, SHRANK), (0.5, UNCHANGED), (1.0, GREW)):
+            gradient.setColorAt(stop, color)
+        painter.fillRect(bar, gradient)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        row = QRectF(4, line, self.width() - 8, line)
+        for text, align in zip(self.ENDS, (Qt.AlignmentFlag.AlignLeft,
+                                           Qt.AlignmentFlag.AlignHCenter,
+                                           Qt.AlignmentFlag.AlignRight), strict=True):
+            painter.drawText(row, align | Qt.AlignmentFlag.AlignTop, text)
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        painter.drawText(QRectF(4, 2 * line, self.width() - 8, line),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                         metrics.elidedText(self.caption(), Qt.TextElideMode.ElideRight,
+                                            self.width() - 8))
+
+
 class TreemapView(QWidget):
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
         self.ws = workspace
         self.breadcrumb = Breadcrumb(workspace)
         self.canvas = TreemapCanvas(workspace)
+        self.by_growth = QCheckBox("Colour by growth")
+        self.by_growth.setToolTip("Green: shrank, red: grew since the saved scan compared in "
+                                  "the Growth tab")
+        self.by_growth.toggled.connect(self.canvas.set_by_growth)
+        self.by_growth.toggled.connect(self._show_legend)
+        self.legend = GrowthLegend(workspace)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.breadcrumb, 1)
+        top.addWidget(self.by_growth)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.breadcrumb)
+        layout.addLayout(top)
         layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.legend)
+        workspace.compare_changed.connect(self._show_legend)
+        workspace.inventory_changed.connect(self._show_legend)
+        self._show_legend()
+
+    def _show_legend(self) -> None:
+        """The toggle applies only while a saved scan is compared; so does the legend."""
+        comparing = self.ws.compared is not None
+        self.by_growth.setVisible(comparing)
+        self.legend.setVisible(comparing and self.by_growth.isChecked())
+        self.legend.update()
 
     def go_up(self) -> None:
         inv = self.ws.inventory

@@ -26,10 +26,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
+from mlspace.act.archived import ArchivedItem, archived_items
+from mlspace.act.tier_advice import with_user_archive
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.advise.standing import StandingIndex
 from mlspace.ages import BUCKETS, AgeTable
 from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory, Run, Series
+from mlspace.config import Settings
 from mlspace.filtering import (
     FilterResult,
     FilterSpec,
@@ -37,10 +40,12 @@ from mlspace.filtering import (
     counted_links,
     removed_entries,
 )
+from mlspace.index.growth import GrowthPoint, SizesThen
+from mlspace.owners import owner_name, owners_of, space_by_owner
 from mlspace.paths import within
 from mlspace.scan import Totals
 from mlspace.scan.arrays import exact_bincount
-from mlspace.scan.walker import KIND_DIR
+from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class Workspace(QObject):
     view_changed = Signal()  # size mode, filter or the disk: sizes and visibility changed
     selection_changed = Signal(int)  # an entry index, -1 for none
     focus_changed = Signal(int)  # the folder the treemap shows
+    compare_changed = Signal()  # a saved scan to compare with was chosen, or none
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,6 +92,11 @@ class Workspace(QObject):
         # (an opened saved scan's, see mlspace.ui.saved_scans), with why
         self.advice = AdviceSettings()
         self.full_plan: Plan | None = None
+        self.user = Settings()  # config.toml's: the cold tier archive suggestions go to
+        self._advised: Plan | None = None  # the scan's cleanups, before archiving is added
+        self.names_here = True  # owners are named as this machine names their uids
+        self.compared: GrowthPoint | None = None  # the saved scan "change since" is since
+        self._then: SizesThen | None = None  # its sizes, per entry of the scan shown
         # ---- derived from the above, in _derive() only
         self.removed: np.ndarray = np.zeros(0, dtype=bool)  # per entry: in the trash now
         self._removed_any = False  # removed.any(), asked for every cell painted
@@ -99,12 +110,14 @@ class Workspace(QObject):
     # ---------------------------------------------------------------- loading
     def load(self, inventory: Inventory, ages: AgeTable, plan: Plan | None = None,
              apparent: bool | None = None, keep_view: bool = False,
-             cleanup_off: Mapping[str, str] | None = None) -> None:
+             cleanup_off: Mapping[str, str] | None = None, names_here: bool = True) -> None:
         """Show a new scan. ``plan`` is computed with it in the worker thread; without one
         (tests, imports) it is computed here. ``keep_view`` (a rescan of the same folders)
         keeps the filter, and the selection and the treemap's folder where they still
         exist; otherwise the view starts afresh. ``cleanup_off``: its scanned folders no
-        cleanup may start in, with why (see cleanup_refused)."""
+        cleanup may start in, with why (see cleanup_refused). ``names_here``: the scan's
+        uids are this machine's (not a saved scan from elsewhere). A comparison with a
+        saved scan ends: it was matched with the old scan's entries."""
         old = self.inventory
         keep = keep_view and old is not None
         selected = old.snapshot.path(self.selected) if keep and self.selected >= 0 else None
@@ -113,6 +126,8 @@ class Workspace(QObject):
         self.inventory = inventory
         self.ages = ages
         self.cleanup_off = dict(cleanup_off or {})
+        self.names_here = names_here
+        self.compared, self._then = None, None
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
@@ -120,8 +135,8 @@ class Workspace(QObject):
         self._touched = {}
         self.filter = _EMPTY
         self._derive(disk=True, spec=spec)
-        self.full_plan = plan if plan is not None else advise(inventory, self.advice)
-        self._standing = StandingIndex(self.full_plan)
+        self._advised = plan if plan is not None else advise(inventory, self.advice)
+        self._add_archiving()
         self.plan = self._plan_now()
         snap = inventory.snapshot
         roots = snap.root_entries
@@ -192,6 +207,11 @@ class Workspace(QObject):
             cats = frozenset({category}) if category is not None else spec.categories
             self.set_filter(replace(spec, bucket=bucket, categories=cats))
 
+    def toggle_owner(self, uid: int) -> None:
+        """Click an owner: show only what they own; click again: everyone's."""
+        chosen = None if self.filter.spec.owners == frozenset({uid}) else frozenset({uid})
+        self.set_filter(replace(self.filter.spec, owners=chosen))
+
     def clear_filter(self) -> None:
         self.set_filter(FilterSpec(min_size=0))
 
@@ -233,6 +253,20 @@ class Workspace(QObject):
             return
         self.plan = self._plan_now()
         self.plan_changed.emit()
+
+    def set_user_settings(self, user: Settings) -> None:
+        """The cold tier or its ages changed (the Settings dialog): the archive suggestions
+        are made again from the scan's cleanups (no re-advising), or dropped."""
+        self.user = user
+        if self.inventory is not None and self._advised is not None:
+            self._add_archiving()
+            self.replan()
+
+    def _add_archiving(self) -> None:
+        assert self.inventory is not None and self._advised is not None
+        self.full_plan = with_user_archive(self._advised, self.inventory, self.user,
+                                           self.advice)
+        self._standing = StandingIndex(self.full_plan)
 
     def _plan_now(self) -> Plan | None:
         return self._standing.standing(self._gone) if self.full_plan is not None else None
@@ -420,6 +454,33 @@ class Workspace(QObject):
             return next(iter(spec.categories))
         return self._dominant(entry, self._categories_shown())
 
+    def dominant_categories(self, entries: list[int]) -> list[Category]:
+        """dominant_category() of many entries at once (the treemap's thousands of tiles):
+        one table lookup for all folders instead of one call each."""
+        assert self.inventory is not None
+        inv = self.inventory
+        spec = self.filter.spec
+        picked = next(iter(spec.categories)) if spec.categories is not None and \
+            len(spec.categories) == 1 else None
+        at = np.asarray(entries, dtype=np.int64)
+        rows = inv.snapshot.rows_of(at)
+        tables = self._categories_shown()
+        table = (tables[1] if self.apparent else tables[0])
+        folders = rows >= 0
+        per_folder = table[rows[folders]]
+        best = np.full(len(at), -1, dtype=np.int64)
+        best[folders] = np.where(per_folder.sum(axis=1) > 0, per_folder.argmax(axis=1), -1)
+        out = []
+        for entry, is_folder, category in zip(entries, folders.tolist(), best.tolist(),
+                                              strict=True):
+            if is_folder and picked is not None:
+                out.append(picked)
+            elif category >= 0:
+                out.append(Category(category))
+            else:  # a file, or a folder showing nothing: the one-entry rule says what
+                out.append(self._dominant(entry, tables))
+        return out
+
     def _dominant(self, entry: int, tables: tuple[np.ndarray, np.ndarray, np.ndarray]
                   ) -> Category:
         assert self.inventory is not None
@@ -433,6 +494,25 @@ class Workspace(QObject):
                 return self.category_of(entry)
             return inv.category(entry)
         return Category(int(per_category.argmax()))
+
+    def owner_label(self, uid: int) -> str:
+        return owner_name(uid, self.names_here)
+
+    @property
+    def shared(self) -> bool:
+        """Does the scan hold more than one owner's files (the owner chart shows then)?"""
+        return self.inventory is not None and len(owners_of(self.inventory.snapshot).uids) > 1
+
+    def chart_owners(self) -> list[tuple[int, int]]:
+        """The owner chart's bars: (uid, space) of each owner of something on disk now,
+        largest first, in the size mode, whatever the filter (as the category chart). The
+        scan's table less what went since, summed over the entries that changed only."""
+        def make() -> list[tuple[int, int]]:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            if not self._removed_any and self._counted is snap.counted:
+                return space_by_owner(snap, self.apparent)
+            return space_by_owner(snap, self.apparent, *self._counted_changes(), self.removed)
+        return self._cached(f"disk:owners:{self.apparent}", make)  # type: ignore[return-value]
 
     def chart_tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(space per category, space per age bucket x category) for the charts, in the
@@ -458,14 +538,22 @@ class Workspace(QObject):
             scanned = self._scanned_charts()
             if not self._removed_any and self._counted is snap.counted:
                 return scanned
-            keep = ~self.removed & self._counted
-            changed = np.flatnonzero(keep != snap.counted)
-            added, taken = changed[keep[changed]], changed[~keep[changed]]
+            added, taken = self._counted_changes()
             files_gone = np.flatnonzero(self.removed & (snap.kind != KIND_DIR))
             plus = self._chart_sums(added, np.zeros(0, dtype=np.int64))
             minus = self._chart_sums(taken, files_gone)
             return tuple(a + b - c for a, b, c in zip(scanned, plus, minus, strict=True))  # type: ignore[return-value]
         return self._cached(f"disk:charts:{self.apparent}", make)  # type: ignore[return-value]
+
+    def _counted_changes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(entries counted now and not in the scan, entries counted in the scan and not
+        now): what the charts add and take away. A cleanup or an undo changes a few."""
+        def make() -> tuple[np.ndarray, np.ndarray]:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            keep = ~self.removed & self._counted
+            changed = np.flatnonzero(keep != snap.counted)
+            return changed[keep[changed]], changed[~keep[changed]]
+        return self._cached("disk:counted-changes", make)  # type: ignore[return-value]
 
     def _scanned_charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The chart tables of the scan as it was, from the totals classification and the
@@ -497,6 +585,42 @@ class Workspace(QObject):
         table = exact_bincount(index, sizes[counted_files], len(BUCKETS) * n_cat)
         file_counts = np.bincount(inv.categories[files], minlength=n_cat).astype(np.int64)
         return per_cat, table.reshape(len(BUCKETS), n_cat), file_counts
+
+    # ---------------------------------------------------------------- growth
+    def set_compared(self, point: GrowthPoint | None, then: SizesThen | None = None) -> None:
+        """Compare with a saved scan (``then``: its sizes matched with the scan shown, made
+        in a worker), or stop comparing (None). A match made for another scan is refused."""
+        if point is not None and (then is None or self.inventory is None
+                                  or then.snapshot is not self.inventory.snapshot):
+            return
+        self.compared, self._then = point, then if point is not None else None
+        self.compare_changed.emit()
+
+    def change(self, entry: int) -> int | None:
+        """How much an entry grew (negative: shrank) since the compared scan, in the size
+        mode, of what is on disk now whatever the filter (as the On disk and Apparent
+        columns): everything in it, when it was not there then. None when not comparing."""
+        then = self._then
+        if then is None:
+            return None
+        totals = self.totals(entry)
+        now = totals.apparent_size if self.apparent else totals.disk_usage
+        return now - int((then.apparent if self.apparent else then.disk)[entry])
+
+    def changes(self, entries: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+        """change() of many entries at once, with their sizes now: (change, now), or None
+        when not comparing (the treemap's growth colours for thousands of tiles)."""
+        then = self._then
+        if then is None or self.inventory is None:
+            return None
+        at = np.asarray(entries, dtype=np.int64)
+        now = self.whole.sizes(self.inventory, at, self.apparent)
+        now = np.where(self.removed[at], 0, now)
+        return now - (then.apparent if self.apparent else then.disk)[at], now
+
+    def was_there(self, entry: int) -> bool:
+        """Was the entry in the compared scan (False: it is new since, or not comparing)?"""
+        return self._then is not None and bool(self._then.was_there[entry])
 
     # ---------------------------------------------------------------- artifacts and runs
     def artifact_at(self, entry: int) -> Artifact | None:
@@ -556,6 +680,36 @@ class Workspace(QObject):
                 runs.append(RunNow(run, tool, series))
             return tuple(runs), by_id
         return self._cached("disk:runs", make)  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------- the cold tier
+    def _archived(self) -> dict[int, ArchivedItem]:
+        """The scan's entries that stand for archived items (the link or stub an archive run
+        left, still there now) with what was archived: the journals, matched with the scan
+        (which sees only a few bytes of pointer)."""
+        def make() -> dict[int, ArchivedItem]:
+            snap = self.inventory.snapshot  # type: ignore[union-attr]
+            found = {}
+            for item in archived_items():
+                entry = snap.find(item.pointer)
+                is_link = item.pointer == item.path
+                if entry >= 0 and not self.removed[entry] and \
+                        (int(snap.kind[entry]) == KIND_SYMLINK) == is_link:
+                    found[entry] = item
+            return found
+        return self._cached("disk:archived", make)  # type: ignore[return-value]
+
+    def archived_at(self, entry: int) -> ArchivedItem | None:
+        """The archived item an entry stands for (its link or stub), else None."""
+        return self._archived().get(entry) if self.inventory is not None else None
+
+    def archived_total(self) -> int:
+        """What the archived items whose links or stubs the scan holds took on this disk
+        before they moved, in the size mode: the "archived" total beside the categories
+        (not counted in them: the pointers are a few bytes each)."""
+        if self.inventory is None:
+            return 0
+        return sum(i.apparent_size if self.apparent else i.disk_usage
+                   for i in self._archived().values())
 
     def suggestions_for(self, entry: int) -> list[Suggestion]:
         """Suggestions that name this entry, lie inside it, or are about its series or run."""

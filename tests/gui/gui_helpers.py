@@ -1,10 +1,13 @@
-"""Driving the real widgets as a person would: right-click a tree row, confirm a cleanup."""
+"""Driving the real widgets as a person would: right-click a tree row, confirm a cleanup,
+click a chart."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from pyqtgraph import PlotWidget
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.main_window import MainWindow
@@ -30,3 +33,21 @@ def confirm_when_asked(window: MainWindow, accept: bool = True) -> None:
             QTimer.singleShot(20, press)
 
     QTimer.singleShot(20, press)
+
+
+def click_in_plot(qtbot: QtBot, plot: PlotWidget, x: float, y: float) -> None:
+    """Click a pyqtgraph plot where the data point (x, y) is drawn, as a person would."""
+    scene_point = plot.getViewBox().mapViewToScene(QPointF(x, y))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton,
+                     pos=plot.mapFromScene(scene_point))
+
+
+def right_click_bar(window: MainWindow, qtbot: QtBot, category: object) -> list[str]:
+    """Right-click the middle of a category's bar in the category chart; the menu's texts."""
+    chart = window.category_chart
+    row = chart.categories.index(category)
+    width = dict(chart.values())[category]
+    plot = chart.plot
+    pos = plot.mapFromScene(plot.getViewBox().mapViewToScene(QPointF(width / 2, row)))
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.RightButton, pos=pos)
+    return [a.text() for a in window.last_menu.actions()]

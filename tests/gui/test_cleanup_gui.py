@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cleanup_helpers import tree_digest
-from gui_helpers import confirm_when_asked, right_click_row
+from gui_helpers import confirm_when_asked, right_click_bar, right_click_row
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
@@ -96,8 +96,10 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
         window.confirm_and_clean([caches])
     window.history_action.trigger()
     dialog = window.history_dialog
-    assert "Remove 3 cached datasets.map() results" in dialog.list.item(0).text()
-    dialog.list.setCurrentRow(0)
+    newest = dialog.table.topLevelItem(0)
+    assert newest.text(2) == "Remove 3 cached datasets.map() results"
+    assert (newest.text(1), newest.text(4)) == ("Cleanup", "3 in the trash")
+    dialog.table.setCurrentItem(newest)
     assert dialog.undo_button.isEnabled()
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
@@ -106,17 +108,9 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
 
 def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, qtbot: QtBot
                                                            ) -> None:
-    from PySide6.QtCore import QPointF
-
     from mlspace.classify import Category
 
-    chart = window.category_chart
-    row = chart.categories.index(Category.CHECKPOINT)
-    width = dict(chart.values())[Category.CHECKPOINT]
-    plot = chart.plot
-    pos = plot.mapFromScene(plot.getViewBox().mapViewToScene(QPointF(width / 2, row)))
-    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.RightButton, pos=pos)
-    texts = [a.text() for a in window.last_menu.actions()]
+    texts = right_click_bar(window, qtbot, Category.CHECKPOINT)
     assert texts[0].startswith("Checkpoints — ") and not window.last_menu.actions()[0].isEnabled()
     assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
     assert "Show only Checkpoints" in texts

@@ -1,4 +1,5 @@
-"""Issue 14, items 6 and 7: the window is usable from a 1024x700 laptop up. No column header,
+"""Issue 14, items 6 and 7 (and issue 15's owner chart, Growth tab and Change column): the
+window is usable from a 1024x700 laptop up. No column header,
 cell, chart title or chart label is cut or elided (Qt's own style says how much room a
 header's text gets), names sort as a person counts, the breadcrumb reads as a path, runs are
 named with their parent folders, and Details shows a checkpoint without scrolling.
@@ -11,7 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from growth_helpers import compare_with_first_scan, kept_workspace, new_window, scan_grow_scan
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPicture
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from mlspace.ui.charts import AgeChart, CategoryChart
+from mlspace.ui.charts import AgeChart, CategoryChart, OwnerChart
 from mlspace.ui.main_window import MainWindow
 from mlspace.ui.runs_view import BEST
-from mlspace.ui.tree_model import NAME
+from mlspace.ui.tree_model import CHANGE, NAME
 from mlspace.ui.treemap_view import SEPARATOR
 
 SIZES = [(1024, 700), (1920, 1080)]
@@ -90,7 +92,7 @@ def _header_problems(header: QHeaderView) -> list[str]:
 
 
 # ---------------------------------------------------------------- charts
-def _chart_problems(chart: CategoryChart | AgeChart) -> list[str]:
+def _chart_problems(chart: CategoryChart | OwnerChart | AgeChart) -> list[str]:
     problems = []
     title = chart.title
     if title.fontMetrics().horizontalAdvance(title.text()) > title.contentsRect().width():
@@ -138,12 +140,13 @@ def test_no_header_cell_or_chart_label_is_cut(window: MainWindow, qtbot: QtBot,
 
 def test_a_narrow_window_hides_whole_columns_and_a_wide_one_shows_them(
         window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
-    """What does not fit at 1024 px is hidden, not cut; at 1920 px every column is back."""
+    """What does not fit at 1024 px is hidden, not cut; at 1920 px every column is back
+    (but Change, which shows only while a saved scan is compared)."""
     header = window.tree.header()
     _shown_at(qtbot, window, (1024, 700), tmp_path, 0)
     assert any(header.isSectionHidden(c) for c in range(header.count()))
     _shown_at(qtbot, window, (1920, 1080), tmp_path, 0)
-    assert not any(header.isSectionHidden(c) for c in range(header.count()))
+    assert [c for c in range(header.count()) if header.isSectionHidden(c)] == [CHANGE]
 
 
 def test_the_best_checkpoint_shows_in_full_at_1024(window: MainWindow, qtbot: QtBot,
@@ -216,8 +219,58 @@ def test_a_chart_dragged_narrow_keeps_its_labels_whole(window: MainWindow, qtbot
     no title, label or size is cut, and it cannot be made narrower than that."""
     _shown_at(qtbot, window, (1024, 700), tmp_path, 0)
     chart = window.age_chart
-    chart.parentWidget().setSizes([10_000, 1])  # the splitter between the two charts
+    splitter = chart.parentWidget()  # the charts' splitter (the owner chart hides here)
+    splitter.setSizes([10_000] + [1] * (splitter.count() - 1))
     _settle(window)
     window.grab().save(str(tmp_path / "narrow-age-chart.png"))
     assert chart.title.text() != chart.title.wordings[0]
     assert _chart_problems(chart) == []
+
+
+# ---------------------------------------------------------------- issue 15: owners, growth
+def _label_problems(label: QLabel) -> list[str]:
+    """A word-wrapped label needs the height its text takes at its width."""
+    need = label.heightForWidth(label.contentsRect().width())
+    return [f"label {label.text()[:40]!r} needs {need} px, has {label.height()}"] \
+        if need > label.contentsRect().height() else []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_owner_chart_growth_tab_and_change_column_fit(qtbot: QtBot, tmp_path: Path,
+                                                      size: tuple[int, int]) -> None:
+    """Comparing with a saved scan, with two owners (when root may make one): no header,
+    chart label or text of the Growth tab is cut, the Change column shows, and the names
+    keep room (the share bar goes first)."""
+    root = kept_workspace(tmp_path / "lab")
+    two_owners = hasattr(os, "geteuid") and os.geteuid() == 0
+    if two_owners:
+        for path in [root / "data", *(root / "data").rglob("*")]:
+            os.chown(path, 4242, 4242, follow_symlinks=False)
+    window = new_window(qtbot, size)
+    scan_grow_scan(window, qtbot, root)
+    compare_with_first_scan(window, qtbot, scans=2)
+    window.tree.expand(window.model.index(0, 0))
+    problems = []
+    for tab in range(window.tabs.count()):
+        _shown_at(qtbot, window, size, tmp_path, tab)
+        problems += [f"{window.tabs.tabText(tab)} tab, tree: {p}"
+                     for p in _header_problems(window.tree.header())]
+    header = window.tree.header()
+    assert not header.isSectionHidden(CHANGE)
+    assert header.sectionSize(NAME) >= 150, "the names have no room left"
+    growth = window.growth
+    window.tabs.setCurrentWidget(growth)
+    _settle(window)
+    for label in (growth.summary, growth.comparing, growth.legend):
+        problems += [f"Growth tab: {p}" for p in _label_problems(label)]
+    stop = growth.stop.geometry().translated(growth.stop.parentWidget().mapTo(window,
+                                                                             QPoint(0, 0)))
+    if not window.rect().contains(stop) or stop.width() < growth.stop.sizeHint().width():
+        problems.append("Growth tab: the Stop comparing button is cut")
+    charts = [window.category_chart, window.age_chart]
+    assert window.owner_chart.isVisible() == two_owners
+    if two_owners:
+        charts.append(window.owner_chart)
+    for chart in charts:
+        problems += [f"{type(chart).__name__}: {p}" for p in _chart_problems(chart)]
+    assert problems == []

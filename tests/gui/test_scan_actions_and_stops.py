@@ -76,12 +76,34 @@ def test_a_folder_opened_mid_scan_replaces_that_scan(qtbot: QtBot, tmp_path: Pat
     win.show()
     shown: list[tuple[str, ...]] = []
     win.scan_finished.connect(lambda: shown.append(win.ws.inventory.snapshot.roots))
-    with qtbot.waitSignal(win.scanner.progress, timeout=30_000):
+    with qtbot.waitSignal(win.scanner.progress, timeout=60_000):
         win.open_paths([str(first)])
-    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+    with qtbot.waitSignal(win.scan_finished, timeout=60_000):
         win.open_paths([str(second)])
-    qtbot.waitUntil(lambda: not win.scanner._retired, timeout=30_000)
+    qtbot.waitUntil(lambda: not win.scanner._retired, timeout=60_000)
     qtbot.wait(200)
     assert shown == [(str(second),)]
     assert win.windowTitle().endswith(str(second))
     assert not win.scanner.running and win.rescan_action.isEnabled()
+
+
+def test_closing_mid_scan_ends_the_scan_thread(qtbot: QtBot, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing the window while a scan runs: its thread has ended when close returns (a
+    running QThread destroyed would abort the app)."""
+    from mlspace.scan import scanner as scanner_module
+    from tests.trees import write
+
+    monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 50)
+    monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 50)
+    for i in range(3000):
+        write(tmp_path / "big" / f"d{i % 60}" / f"{i}.bin", 10)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scanner.progress, timeout=60_000):
+        win.open_paths([str(tmp_path / "big")])
+    thread = win.scanner._thread
+    assert thread is not None and thread.isRunning()
+    win.close()
+    assert not thread.isRunning()

@@ -1,11 +1,13 @@
 """What the window shows, read off its widgets, and what a fresh scan of the disk would show.
 
 ``on_screen(window)`` reads every number a person sees: the tree's rows in every expanded
-folder, the bars and their labels in both charts, the treemap's tiles, every row of the
+folder (the change since a compared saved scan included), the bars and their labels in the
+category, owner and age charts, the treemap's tiles (with their change), every row of the
 Runs tab and the Details pane. ``fresh(window)`` scans and classifies the same folders
 again (``mlspace.scan.scan`` + ``classify``), loads that into a new workspace with the same
 size mode, filter, selection, treemap folder and expanded folders (matched by path), and
-reads the same views built on it. After any action the two must be equal.
+the same saved scan compared (read again and matched with the fresh scan), and reads the
+same views built on it. After any action the two must be equal.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from mlspace.advise import advise
 from mlspace.ages import age_table
 from mlspace.classify import classify, load_rules
 from mlspace.classify.rules import CompiledRules
+from mlspace.index.growth import sizes_then
+from mlspace.index.saved import open_saved
 from mlspace.scan import scan
-from mlspace.ui.charts import AgeChart, CategoryChart
+from mlspace.ui.charts import AgeChart, CategoryChart, OwnerChart
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.main_window import MainWindow
 from mlspace.ui.runs_view import RunsView
@@ -44,8 +48,10 @@ _AGO = re.compile(r" \([^()]* ago\)")
 class Screen:
     tree: dict[str, list[tuple]] = field(default_factory=dict)  # folder path -> its rows
     category_bars: list[tuple] = field(default_factory=list)
+    owner_bars: list[tuple] = field(default_factory=list)  # and whether the chart shows
     age_bars: list[tuple] = field(default_factory=list)
-    treemap: dict[str, int] = field(default_factory=dict)  # the focused folder's children
+    # the focused folder's children: size, and change since the compared scan
+    treemap: dict[str, tuple[int, int | None]] = field(default_factory=dict)
     runs: dict[str, tuple] = field(default_factory=dict)  # run path -> its row and children
     details: str = ""
 
@@ -95,7 +101,7 @@ def expanded_paths(window: MainWindow) -> set[str]:
     return found
 
 
-def _bars(chart: CategoryChart | AgeChart) -> list[tuple]:
+def _bars(chart: CategoryChart | OwnerChart | AgeChart) -> list[tuple]:
     """Each drawn bar segment (start, width) and each value label, as pyqtgraph holds them."""
     segments = [tuple(zip(item.opts["x0"].tolist(), item.opts["width"].tolist(), strict=True))
                 for item in chart.items]
@@ -115,9 +121,15 @@ def _runs(view: RunsView) -> dict[str, tuple]:
     return out
 
 
-def _treemap(ws: Workspace) -> dict[str, int]:
+def _treemap(ws: Workspace) -> dict[str, tuple[int, int | None]]:
     snap = ws.inventory.snapshot
-    return {snap.path(e): s for e, s in children_sizes(ws, ws.focus)} if ws.focus >= 0 else {}
+    return {snap.path(e): (s, ws.change(e)) for e, s in children_sizes(ws, ws.focus)} \
+        if ws.focus >= 0 else {}
+
+
+def _owner_bars(chart: OwnerChart) -> list[tuple]:
+    return [not chart.isHidden(), *[(chart.label(k), v) for k, v in chart.values()],
+            *_bars(chart)]
 
 
 def on_screen(window: MainWindow) -> Screen:
@@ -137,6 +149,7 @@ def on_screen(window: MainWindow) -> Screen:
     return Screen(
         tree=_tree(window.model, expanded_paths(window)),
         category_bars=[*window.category_chart.values(), *_bars(window.category_chart)],
+        owner_bars=_owner_bars(window.owner_chart),
         age_bars=[window.age_chart.table().tolist(), *_bars(window.age_chart)],
         treemap=treemap,
         runs=runs,
@@ -153,11 +166,16 @@ def _rules() -> CompiledRules:
 
 def fresh(window: MainWindow) -> Screen:
     """What the same views show built on a fresh scan of the window's folders, with the
-    window's size mode, filter, selection, treemap folder and expanded folders."""
+    window's size mode, filter, selection, treemap folder, expanded folders and compared
+    saved scan."""
     app = window.ws
     inventory = classify(scan(list(app.inventory.snapshot.roots)), _rules())
     ws = Workspace()
-    ws.load(inventory, age_table(inventory), advise(inventory), apparent=app.apparent)
+    ws.load(inventory, age_table(inventory), advise(inventory), apparent=app.apparent,
+            names_here=app.names_here)
+    if app.compared is not None:
+        ws.set_compared(app.compared, sizes_then(open_saved(app.compared.path).snapshot,
+                                                 inventory.snapshot))
     ws.set_filter(app.filter.spec)
     snap, old = inventory.snapshot, app.inventory.snapshot
     ws.select(snap.find(old.path(app.selected)) if app.selected >= 0 else -1)
@@ -165,7 +183,7 @@ def fresh(window: MainWindow) -> Screen:
     model = TreeModel(ws)
     header = window.tree.header()
     model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
-    charts = CategoryChart(ws), AgeChart(ws)
+    charts = CategoryChart(ws), AgeChart(ws), OwnerChart(ws)
     for chart in charts:
         chart.refresh()
     runs = RunsView(ws)
@@ -175,6 +193,7 @@ def fresh(window: MainWindow) -> Screen:
     screen = Screen(
         tree=_tree(model, expanded_paths(window)),
         category_bars=[*charts[0].values(), *_bars(charts[0])],
+        owner_bars=_owner_bars(charts[2]),
         age_bars=[charts[1].table().tolist(), *_bars(charts[1])],
         treemap=_treemap(ws),
         runs=_runs(runs),
@@ -191,6 +210,7 @@ def assert_agrees_with_disk(window: MainWindow) -> None:
     shown, truth = on_screen(window), fresh(window)
     assert shown.tree == truth.tree, "tree"
     assert shown.category_bars == truth.category_bars, "category chart"
+    assert shown.owner_bars == truth.owner_bars, "owner chart"
     assert shown.age_bars == truth.age_bars, "age chart"
     assert shown.treemap == truth.treemap, "treemap"
     assert shown.runs == truth.runs, "runs"
