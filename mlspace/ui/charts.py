@@ -231,6 +231,20 @@ class CategoryChart(_OneBarEach[Category]):
         self.bar_right_clicked.connect(
             lambda row, _x, pos: 0 <= row < len(self.keys)
             and self.category_menu_requested.emit(self.keys[row], pos))
+        # What the cold tier holds for this scan: not a category (those bytes are no longer
+        # on this disk; their links or stubs are a few bytes each), so a line under the bars.
+        self.archived = QLabel()
+        self.archived.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.archived.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.layout().addWidget(self.archived)
+
+    def refresh(self) -> None:
+        super().refresh()
+        archived = self.ws.archived_total() if self.ws.inventory is not None else 0
+        self.archived.setText(f"Archived in the cold tier: {fmt.size(archived)}")
+        self.archived.setToolTip("Moved to the cold tier from these folders; links or stubs "
+                                 "stand in their place (Details says where each one is)")
+        self.archived.setVisible(archived > 0)
 
     @property
     def categories(self) -> list[Category]:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
 from workspaces import age
 
+from mlspace import fmt
 from mlspace.act import trash as trash_module
 from mlspace.act.journal import history
 from mlspace.classify import Category
@@ -126,6 +127,9 @@ def test_archive_from_the_panel_across_filesystems_then_bring_back_each(
     link = snap.find(str(run / "checkpoint-60"))
     assert int(snap.kind[link]) == KIND_SYMLINK
     assert window.ws.archived_total() == sum(i.disk_usage for i in kept.items) > 0
+    shown = window.category_chart.archived
+    assert shown.isVisibleTo(window)
+    assert shown.text() == f"Archived in the cold tier: {fmt.size(window.ws.archived_total())}"
     window.ws.select(link)
     lines = window.details.toPlainText().splitlines()
     archived = lines[lines.index("Archived") + 1]
@@ -140,6 +144,7 @@ def test_archive_from_the_panel_across_filesystems_then_bring_back_each(
     assert tree_digest(root) == before
     assert _tier_files(tmpfs_tier) == []
     assert window.ws.archived_total() == 0
+    assert not window.category_chart.archived.isVisibleTo(window)
 
 
 def test_any_cleanup_archived_instead_of_trashed_then_undone(
