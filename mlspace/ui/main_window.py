@@ -66,6 +66,7 @@ from mlspace.ui.saved_scans import (
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.share_delegate import ShareBarDelegate
 from mlspace.ui.suggestions_panel import SuggestionsPanel
+from mlspace.ui.threads import Background
 from mlspace.ui.tree_model import CHANGE, NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
@@ -96,6 +97,7 @@ def settings() -> QSettings:
 class MainWindow(QMainWindow):
     scan_finished = Signal()
     cleanup_finished = Signal()
+    report_written = Signal(str)  # the report's path, once written (or refused)
 
     def __init__(self) -> None:
         super().__init__()
@@ -106,6 +108,7 @@ class MainWindow(QMainWindow):
         self.cleaner = CleanupController(self)
         self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
         self.saver = SaveController(self)
+        self.reporter = Background(self)  # reports are built and written off the GUI thread
         self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
         self._scan_started = 0.0
@@ -814,20 +817,35 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Scan saved to {path}{moved}")
 
     def export_report(self, path: str) -> None:
-        from mlspace.report.model import build_report
-        from mlspace.report.render import renderer_for
+        """Write the report of what is shown, in the background: building it reads the
+        history's previous scan for the growth section, seconds on a million entries."""
+        if self.ws.inventory is None or self.ws.plan is None:
+            return
+        if self.reporter.running:
+            self.status.setText("A report is being written; export again once it is done.")
+            return
+        inventory, plan = self.ws.inventory, self.ws.plan
+        scanned = self.source.info.finished if self.source is not None else None
 
-        try:
-            render = renderer_for(path)
-            scanned = self.source.info.finished if self.source is not None else None
-            text = render(build_report(self.ws.inventory, self.ws.plan,  # type: ignore[arg-type]
-                                       scanned_at=scanned or None))
+        def write() -> str:
+            from mlspace.report.model import build_report
+            from mlspace.report.render import renderer_for
+
+            text = renderer_for(path)(build_report(inventory, plan, scanned_at=scanned or None))
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
-        except (OSError, ValueError) as err:
-            self.status.setText(f"Could not write the report: {err}")
-            return
-        self.status.setText(f"Report written to {path}")
+            return path
+
+        def written(_: object) -> None:
+            self.status.setText(f"Report written to {path}")
+            self.report_written.emit(path)
+
+        def failed(message: str) -> None:
+            self.status.setText(f"Could not write the report: {message}")
+            self.report_written.emit(path)
+
+        self.status.setText(f"Writing the report to {path}…")
+        self.reporter.run(write, written, failed)
 
     def undo_last_cleanup(self) -> None:
         from mlspace.act import last_undoable
@@ -936,6 +954,7 @@ class MainWindow(QMainWindow):
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
         self.growth.wait()  # a thread still reading the history would take the app down
+        self.reporter.wait()  # a report half written is worse than one a moment late
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

@@ -79,12 +79,24 @@ def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> N
     assert QPoint  # keeps the import honest for type checkers
 
 
-def test_export_report_from_the_app(window: MainWindow, tmp_path: Path) -> None:
+def test_export_report_from_the_app(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    """Written in the background: the window says so, then says where it went."""
     target = tmp_path / "report.md"
-    window.export_report(str(target))
+    with qtbot.waitSignal(window.report_written, timeout=30_000):
+        window.export_report(str(target))
+        assert window.status.text() == f"Writing the report to {target}…"
     assert "| Category | On disk | Share | Files |" in target.read_text()
-    assert "Report written to" in window.status.text()
+    assert window.status.text() == f"Report written to {target}"
     assert window.suggestions.export_button.text() == "Export this plan…"
+
+
+def test_a_report_that_cannot_be_written_says_why(window: MainWindow, qtbot: QtBot,
+                                                  tmp_path: Path) -> None:
+    target = tmp_path / "no-such-folder" / "report.html"
+    with qtbot.waitSignal(window.report_written, timeout=30_000):
+        window.export_report(str(target))
+    assert window.status.text().startswith("Could not write the report: FileNotFoundError")
+    assert not target.exists()
 
 
 def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
