@@ -230,3 +230,31 @@ def test_sparse_files_stay_sparse_and_times_are_kept(tmp_path: Path) -> None:
     st = os.stat(dst / "copy.bin")
     assert st.st_size == (64 << 20) + 3 and st.st_mtime_ns == 2_000_000_456
     assert st.st_blocks * 512 < 1 << 20
+
+
+@pytest.mark.parametrize("swapped", ["run folder", "checkpoint"])
+def test_a_folder_swapped_for_a_link_after_the_scan_archives_nothing_from_outside(
+        tmp_path: Path, swapped: str) -> None:
+    """Between plan and archive, a folder is swapped for a link to an identical copy
+    elsewhere (same names, sizes and times: only the inode tells them apart). Nothing of
+    the other tree is copied to the tier, moved or trashed."""
+    root = tmp_path / "ws"
+    run_dir = hf_run(root)
+    age(root)
+    suggestion = retention_of(root)
+    elsewhere = tmp_path / "elsewhere"
+    target = run_dir if swapped == "run folder" else Path(suggestion.items[0].path)
+    shutil.copytree(target, elsewhere, symlinks=True)
+    shutil.copystat(target, elsewhere)
+    other = tree_digest(elsewhere)
+    shutil.rmtree(target)
+    target.symlink_to(elsewhere)
+    tier = same_disk_tier(tmp_path)
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
+    assert tree_digest(elsewhere) == other
+    assert target.is_symlink() and os.readlink(target) == str(elsewhere)
+    swapped_items = [i.path for i in suggestion.items
+                     if i.path == str(target) or i.path.startswith(str(run_dir) + "/")
+                     and swapped == "run folder"]
+    assert swapped_items and {o.path for o in result.skipped} >= set(swapped_items)
+    assert not any(Path(tier.destination(p)).exists() for p in swapped_items)
