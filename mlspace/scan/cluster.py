@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mlspace.scan import cluster_task, scanner
-from mlspace.scan.cluster_task import CANCEL_CHECK, ClusterError, Walked, running_walks, walk_task
+from mlspace.scan.cluster_task import CANCEL_CHECK, ClusterError, running_walks, walk_task
 from mlspace.scan.exclude import compile_excludes
 from mlspace.scan.walker import DirTask, WalkChunk, walk
 
@@ -139,14 +139,20 @@ def _local_cluster(workers: int) -> Iterator[LocalCluster]:
 
 
 class DaskSharer:
-    """Walks everything below the roots on a cluster: pass it as ``scan(..., sharer=...)``."""
+    """Walks everything below the roots on a cluster: pass it as ``scan(..., sharer=...)``.
 
-    def __init__(self, client: Client) -> None:
+    With ``parts_dir`` (a folder every worker and this machine see at the same path) the
+    workers write their chunks there as Parquet parts and send back only the parts' paths;
+    each part is read here, merged and removed (see chunk_file for why)."""
+
+    def __init__(self, client: Client, parts_dir: str = "") -> None:
         self.client = client
+        self.parts_dir = parts_dir
 
     def __call__(self, tasks: list[DirTask], options: scanner.ScanOptions,
                  merge: scanner.Merger, is_cancelled: scanner.CancelFlag) -> list[DirTask]:
-        pool = _DaskPool(self.client, options, {t.root_dev: t.path for t in reversed(tasks)})
+        pool = _DaskPool(self.client, options, {t.root_dev: t.path for t in reversed(tasks)},
+                         self.parts_dir)
         pending = _until_workers(tasks, options, merge, is_cancelled, pool)
         wanted = SUBTREES_PER_THREAD * max(1, pool.workers())
         pending = _first_levels(pending, options, merge, is_cancelled, wanted, pool.budget)
@@ -219,10 +225,11 @@ class _DaskPool:
     """A scanner.WorkPool whose groups are Dask tasks (``walk_task``) on the client's cluster."""
 
     def __init__(self, client: Client, options: scanner.ScanOptions,
-                 roots: dict[int, str]) -> None:
+                 roots: dict[int, str], parts_dir: str) -> None:
         self.client = client
         self.options = options
         self.roots = roots
+        self.parts_dir = parts_dir
         self.scan_id = f"mlspace-scan-{uuid.uuid4().hex}"
         self.done: queue.SimpleQueue[Future] = queue.SimpleQueue()
         self.futures: set[Future] = set()
@@ -244,7 +251,7 @@ class _DaskPool:
     def submit(self, group: list[DirTask]) -> None:
         future = self.client.submit(
             walk_task, group, self.budget(), self.options.cross_filesystems,
-            self.options.exclude, self.roots, self.scan_id,
+            self.options.exclude, self.roots, self.scan_id, self.parts_dir,
             pure=False,  # a new walk each time: never a result remembered from an earlier scan
             retries=TASK_RETRIES,
         )
@@ -263,8 +270,9 @@ class _DaskPool:
             raise ClusterError(f"a worker cannot run mlspace's tasks ({err}): every worker "
                                "needs the same mlspace installed") from err
         future.release()
-        self.budget.measured(len(walked.chunk), walked.seconds)
-        return self.devices.to_client(walked)
+        chunk = _take_part(walked.part) if walked.part else walked.chunk
+        self.budget.measured(len(chunk), walked.seconds)
+        return self.devices.to_client(chunk, walked.devices)
 
     def close(self) -> None:
         """Cancel the tasks in flight and tell running ones to stop (a running Dask task is
@@ -285,13 +293,27 @@ class _DaskPool:
         event.clear()  # the scheduler forgets a cleared event
 
 
+def _take_part(path: str) -> WalkChunk:
+    """The chunk a worker wrote to ``path``, which is then removed (its entries are merged
+    here; only parts of tasks that never reported back stay, until the scan's end)."""
+    from mlspace.scan.chunk_file import DamagedPart, read_chunk
+
+    try:
+        chunk = read_chunk(path)
+    except DamagedPart as err:
+        raise ClusterError(f"a worker's part cannot be read here ({err}): this machine needs "
+                           "the output folder at the same path as the workers") from err
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return chunk
+
+
 class _DeviceMap:
     """Translates the device numbers in a worker's chunk to this machine's: the roots' from the
     task's own table, any other (a mount crossed with cross_filesystems) by a stat here of a
     folder the task listed on it."""
 
-    def to_client(self, walked: Walked) -> WalkChunk:
-        chunk, known = walked.chunk, walked.devices
+    def to_client(self, chunk: WalkChunk, known: dict[int, int]) -> WalkChunk:
         chunk.pending = [DirTask(t.path, t.ref, known.get(t.root_dev, t.root_dev))
                          for t in chunk.pending]
         if not chunk.dirs:

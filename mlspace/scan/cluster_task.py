@@ -16,6 +16,7 @@ import signal
 import socket
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 
@@ -42,12 +43,15 @@ def dask_setup(worker: object) -> None:
 
 @dataclass
 class Walked:
-    """What a task sends back: the chunk (in the worker's device numbers), the table from
-    the worker's numbers to the client's for the roots' filesystems, and the walk's time."""
+    """What a task sends back: the chunk (in the worker's device numbers), or the path of
+    the part it was written to and how many entries that holds; the table from the worker's
+    numbers to the client's for the roots' filesystems; and the walk's time."""
 
     chunk: WalkChunk
     devices: dict[int, int]
     seconds: float = 0.0
+    part: str = ""
+    entries: int = 0
 
 
 _running: Counter[str] = Counter()
@@ -62,24 +66,45 @@ def running_walks(scan_id: str | None = None) -> int:
 
 
 def walk_task(group: list[DirTask], budget: int, cross_filesystems: bool,
-              exclude: tuple[str, ...], roots: dict[int, str], scan_id: str) -> Walked:
+              exclude: tuple[str, ...], roots: dict[int, str], scan_id: str,
+              parts_dir: str = "") -> Walked:
     """The Dask task: walk ``group`` (folders with the client's device numbers) on this
-    worker, until done or ``budget`` entries are recorded, or the scan is cancelled."""
+    worker, until done or ``budget`` entries are recorded, or the scan is cancelled. With
+    ``parts_dir`` the chunk is written there as a Parquet part and only its path returns."""
     to_local = {dev: _local_device(roots[dev]) for dev in {t.root_dev for t in group}}
     tasks = [DirTask(t.path, t.ref, to_local[t.root_dev]) for t in group]
     with _running_lock:
         _running[scan_id] += 1
     start = time.perf_counter()
-    try:
+    try:  # the part is written while the task still counts as running: a cancel waits for it
         chunk = walk(tasks, budget, cross_filesystems=cross_filesystems,
                      exclude=compile_excludes(exclude), cancelled=_CancelFlag(scan_id))
+        devices = {local: client for client, local in to_local.items()}
+        seconds = time.perf_counter() - start
+        if not parts_dir:
+            return Walked(chunk, devices, seconds)
+        return Walked(WalkChunk(), devices, seconds, _write_part(chunk, parts_dir), len(chunk))
     finally:
         with _running_lock:
             _running[scan_id] -= 1
             if not _running[scan_id]:
                 del _running[scan_id]
-    return Walked(chunk, {local: client for client, local in to_local.items()},
-                  time.perf_counter() - start)
+
+
+def _write_part(chunk: WalkChunk, parts_dir: str) -> str:
+    """Write the chunk as a part of its own name (a task Dask runs again writes a new one;
+    the client reads only the parts whose paths came back)."""
+    from mlspace.scan.chunk_file import write_chunk
+
+    path = os.path.join(parts_dir, f"walk-{uuid.uuid4().hex}.parquet")
+    try:
+        write_chunk(chunk, path)
+    except OSError as err:
+        raise ClusterError(
+            f"worker on {socket.gethostname()} cannot write its part into {parts_dir} "
+            f"({describe_error(err)}): every worker needs the output folder at the same "
+            "path, on the shared storage; or write one file (-o FILE.parquet)") from err
+    return path
 
 
 def _local_device(root: str) -> int:

@@ -16,8 +16,11 @@ import pytest
 from cluster_helpers import assert_same_scan, counted_per_inode, make_linked_tree
 from trees import NON_UTF8_NAME, du, has_du, make_awkward_tree, write
 
-from mlspace.scan import ScanOptions, ScanProgress, scan, scanner
-from mlspace.scan.cluster import DaskSharer
+from mlspace.scan import ScanOptions, ScanProgress, chunk_file, scan, scanner
+from mlspace.scan.chunk_file import read_chunk as real_read_chunk
+from mlspace.scan.cluster import ClusterError, DaskSharer
+from mlspace.scan.cluster_task import running_walks
+from mlspace.scan.walker import WalkChunk
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -37,6 +40,39 @@ def test_totals_equal_du_and_a_local_scan_entry_for_entry(tmp_path: Path, client
     assert_same_scan(scan([root], ScanOptions(workers=1)), snap)
     weights = os.stat(root / "shared" / "weights.bin").st_ino
     assert counted_per_inode(snap)[weights] == 1  # 21 paths, walked by several tasks
+
+
+@pytest.mark.usefixtures("tiny_walk_budgets")
+def test_workers_writing_parts_give_the_same_scan_and_leave_no_part(
+        tmp_path: Path, client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parts go through the filesystem instead of the scheduler: each is read, merged
+    and removed, and hard links walked by different tasks still count once."""
+    root = make_linked_tree(tmp_path / "ws")
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    read: list[str] = []
+
+    def reading(path: str) -> WalkChunk:
+        read.append(os.path.dirname(path))
+        return real_read_chunk(path)
+
+    monkeypatch.setattr(chunk_file, "read_chunk", reading)
+    snap = scan([root], sharer=DaskSharer(client, str(parts)))
+    assert len(read) > 5 and set(read) == {str(parts)}
+    assert_same_scan(scan([root], ScanOptions(workers=1)), snap)
+    weights = os.stat(root / "shared" / "weights.bin").st_ino
+    assert counted_per_inode(snap)[weights] == 1
+    assert snap.grand_totals().disk_usage == du(root, "-B1")
+    assert os.listdir(parts) == []
+
+
+def test_workers_that_cannot_write_their_parts_say_where(tmp_path: Path, client: Client
+                                                         ) -> None:
+    """The parts folder must be where every worker sees it (the shared storage)."""
+    root = make_linked_tree(tmp_path / "ws")
+    with pytest.raises(ClusterError, match="cannot write its part into .*not-shared"):
+        scan([root], sharer=DaskSharer(client, str(tmp_path / "not-shared")))
+    assert sum(client.run(running_walks).values()) == 0
 
 
 @pytest.mark.usefixtures("tiny_walk_budgets")

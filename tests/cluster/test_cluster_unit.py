@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from trees import write
 
+from mlspace.scan.chunk_file import read_chunk
 from mlspace.scan.cluster import ClusterAddress, _DeviceMap, parse_address
-from mlspace.scan.cluster_task import ClusterError, Walked, walk_task
+from mlspace.scan.cluster_task import ClusterError, running_walks, walk_task
 from mlspace.scan.walker import DirTask
 
 
@@ -49,7 +50,7 @@ def test_a_worker_walks_with_its_own_device_numbers_and_reports_the_clients(
     assert walked.chunk.other_filesystems == []  # subfolders were entered, not skipped
     assert walked.devices == {here: client_dev}
     assert walked.chunk.pending  # the budget cut it short
-    chunk = _DeviceMap().to_client(walked)
+    chunk = _DeviceMap().to_client(walked.chunk, walked.devices)
     rows = np.frombuffer(chunk.dirs, dtype=np.int64).reshape(-1, 4)
     assert set(rows[:, 3].tolist()) == {client_dev}
     assert {t.root_dev for t in chunk.pending} == {client_dev}
@@ -60,10 +61,35 @@ def test_a_device_unknown_to_the_task_is_asked_here(tmp_path: Path) -> None:
     write(tmp_path / "root" / "f.bin", 10)
     walked = walk_task([DirTask(str(tmp_path / "root"), -1, 1)], 100, True, (),
                        {1: str(tmp_path / "root")}, "scan-y")
-    walked = Walked(walked.chunk, {})  # as if the folder were on another mount
-    chunk = _DeviceMap().to_client(walked)
+    chunk = _DeviceMap().to_client(walked.chunk, {})  # as if on another mount
     rows = np.frombuffer(chunk.dirs, dtype=np.int64).reshape(-1, 4)
     assert rows[:, 3].tolist() == [os.stat(tmp_path / "root").st_dev]
+
+
+def test_a_task_with_a_parts_folder_writes_its_walk_there_and_returns_only_the_path(
+        tmp_path: Path) -> None:
+    for i in range(3):
+        write(tmp_path / "root" / f"sub{i}" / "f.bin", 100 + i)
+    root_dev = os.stat(tmp_path / "root").st_dev
+    group = [DirTask(str(tmp_path / "root"), -1, root_dev)]
+    roots = {root_dev: str(tmp_path / "root")}
+    in_memory = walk_task(group, 100, False, (), roots, "scan-p")
+    (tmp_path / "parts").mkdir()
+    walked = walk_task(group, 100, False, (), roots, "scan-p", str(tmp_path / "parts"))
+    assert len(walked.chunk) == 0 and walked.entries == len(in_memory.chunk) == 6
+    assert os.path.dirname(walked.part) == str(tmp_path / "parts")
+    back = read_chunk(walked.part)
+    assert b"\0".join(back.names) == b"\0".join(in_memory.chunk.names)
+    assert back.dirs == in_memory.chunk.dirs and back.size == in_memory.chunk.size
+
+
+def test_a_worker_that_cannot_write_its_part_says_where_and_why(tmp_path: Path) -> None:
+    write(tmp_path / "root" / "f.bin", 10)
+    dev = os.stat(tmp_path / "root").st_dev
+    with pytest.raises(ClusterError, match="cannot write its part into .*missing"):
+        walk_task([DirTask(str(tmp_path / "root"), -1, dev)], 10, False, (),
+                  {dev: str(tmp_path / "root")}, "scan-q", str(tmp_path / "missing"))
+    assert running_walks("scan-q") == 0
 
 
 def test_a_worker_without_the_mount_says_so(tmp_path: Path) -> None:
