@@ -114,6 +114,16 @@ def read_head(path: str, length: int, *, dir_fd: int | None = None) -> bytes:
         return _read_up_to(fd, length)
 
 
+def read_tail(path: str, length: int) -> bytes:
+    """The last ``length`` bytes of a regular file of any size (a Parquet footer's end)."""
+    with open_regular(path) as (fd, info):
+        try:
+            os.lseek(fd, max(0, info.st_size - length), os.SEEK_SET)
+        except OSError as err:
+            raise Unreadable(_reason(err)) from None
+        return _read_up_to(fd, length)
+
+
 def read_text(path: str, limit: int = MAX_RECORD_BYTES, *, dir_fd: int | None = None) -> str:
     """:func:`read_bytes`, decoded as UTF-8 (undecodable bytes replaced)."""
     return read_bytes(path, limit, dir_fd=dir_fd).decode("utf-8", "replace")

@@ -66,6 +66,8 @@ FILE_TOUCHING_MODULES = {
     "index/history.py": "mlspace's own saved scans, kept and thinned in its data folder",
     "scan/walker.py": "opens folders to list them (the scan)",
     "cli/output.py": "writes the output file the user named",
+    "index/parquet_dataset_write.py": "writes a dataset into the folder the user named, "
+                                      "removing only the parts its earlier _metadata listed",
     "scan/chunk_file.py": "a cluster worker's walk, written into the output's staging folder",
     "scan/cluster.py": "removes each worker's part from the staging folder once merged",
     "demo.py": "writes the sample workspace",

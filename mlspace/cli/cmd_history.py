@@ -42,7 +42,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from mlspace.index.diff import diff
     from mlspace.index.diff_text import diff_table
 
-    if os.path.isdir(args.new):  # scanned now, its worker processes started from here alone
+    if _is_folder_to_scan(args.new):  # scanned now, its worker processes started from here alone
         old = _diff_side(args.old, args, now=False)
         new = _diff_side(args.new, args, now=True)
     else:  # two saved scans open side by side (reading and numpy let go of the interpreter)
@@ -62,6 +62,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _is_folder_to_scan(spec: str) -> bool:
+    """A folder, and not one holding a scan saved as a Parquet dataset."""
+    from mlspace.index.sniff import saved_scan_format
+
+    return os.path.isdir(spec) and not saved_scan_format(spec)
+
+
 def _diff_side(spec: str, args: argparse.Namespace, now: bool) -> Side:
     """OLD or NEW of `mlspace diff`: a saved scan's file, a history id, or a folder: its
     latest saved scan (OLD) or a scan made now (NEW)."""
@@ -69,7 +76,7 @@ def _diff_side(spec: str, args: argparse.Namespace, now: bool) -> Side:
     from mlspace.index.diff import Side
     from mlspace.index.sniff import saved_scan_format
 
-    if os.path.isdir(spec):
+    if _is_folder_to_scan(spec):
         if now:
             args.paths = [spec]
             source, inventory = scan_and_classify(args)

@@ -6,12 +6,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import uuid
 from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import UsageError, exit_code_for
-from mlspace.cli.output import binary_output, output_stream, written_in_place
-from mlspace.cli.sources import load_or_scan, scan_and_classify
+from mlspace.cli.output import (
+    binary_output,
+    dataset_target,
+    is_dataset_output,
+    output_stream,
+    remove_walk_parts,
+    written_in_place,
+)
+from mlspace.cli.sources import Source, load_or_scan, scan_and_classify
 
 if TYPE_CHECKING:
     from mlspace.classify import Inventory
@@ -23,6 +31,11 @@ _FORMAT_BY_EXTENSION = {".parquet": "parquet", ".json": "json", ".csv": "csv"}
 
 
 def _scan_format(args: argparse.Namespace) -> str:
+    if is_dataset_output(args.output):
+        if args.format not in (None, "parquet"):
+            raise UsageError(f"{args.output} is a folder, which holds a Parquet dataset: "
+                             f"--format {args.format} writes a file, name one")
+        return "parquet"
     if args.format:
         chosen = args.format
     else:
@@ -37,6 +50,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from mlspace.report.summary import scan_summary
 
     chosen = _scan_format(args)
+    if is_dataset_output(args.output):
+        return _scan_to_dataset(args)
     if chosen in ("table", "ncdu") and not args.save:
         source, inventory = load_or_scan(args), None
     else:
@@ -56,12 +71,38 @@ def cmd_scan(args: argparse.Namespace) -> int:
             write_parquet(partial, inventory, source.info)
     elif inventory is not None:
         _write_listing(inventory, chosen, args.output)
+    _save_in_history(args, inventory, source)
+    return exit_code_for(snapshot)
+
+
+def _scan_to_dataset(args: argparse.Namespace) -> int:
+    """The scan saved as a Parquet dataset in the folder -o names. On a cluster the workers
+    write their walks into a staging folder inside it (so it must be on storage they all
+    see at the same path), which is removed once they are merged."""
+    from mlspace.index.parquet_dataset_write import write_dataset
+
+    with dataset_target(args.output) as folder:
+        staging = os.path.join(folder, f"_walk-{uuid.uuid4().hex[:8]}") if args.cluster \
+            else ""
+        try:
+            if staging:
+                os.mkdir(staging)
+            source, inventory = scan_and_classify(args, parts_dir=staging)
+        finally:
+            if staging:
+                remove_walk_parts(staging)
+        write_dataset(folder, inventory, source.info)
+    _save_in_history(args, inventory, source)
+    return exit_code_for(source.snapshot)
+
+
+def _save_in_history(args: argparse.Namespace, inventory: Inventory | None,
+                     source: Source) -> None:
     if args.save and inventory is not None:
         from mlspace.index import history
 
         entry = history.save(inventory, source.info)
         print(f"mlspace: scan saved as {entry.id} (see `mlspace history`)", file=sys.stderr)
-    return exit_code_for(snapshot)
 
 
 def _write_listing(inventory: Inventory, chosen: str, output: str | None) -> None:

@@ -41,6 +41,55 @@ def written_in_place(path: str) -> Iterator[str]:
         raise
 
 
+def is_dataset_output(path: str | None) -> bool:
+    """-o names a folder (FOLDER/, or one that exists): the scan is saved as a dataset."""
+    return bool(path) and (path.endswith(os.sep) or os.path.isdir(path))
+
+
+@contextlib.contextmanager
+def dataset_target(path: str) -> Iterator[str]:
+    """The folder a dataset is written into: made now, or empty, or holding an earlier
+    dataset mlspace saved (which the new one replaces). A folder holding anything else is
+    refused: a dataset is never written among a user's files. A folder made here and left
+    empty by a failure is removed again."""
+    from mlspace.index.sniff import is_saved_dataset
+
+    folder = path.rstrip(os.sep) or os.sep
+    made = False
+    try:
+        if not os.path.lexists(folder):
+            os.mkdir(folder)
+            made = True
+        elif not os.path.isdir(folder):
+            raise UsageError(f"{path} exists and is not a folder: name a folder for the "
+                             "dataset, or a FILE.parquet")
+        elif os.listdir(folder) and not is_saved_dataset(folder):
+            raise UsageError(f"{path} holds other files, not a scan mlspace saved: name a new "
+                             "folder for the dataset (nothing was written)")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
+    try:
+        yield folder
+    except BaseException as err:
+        if made:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+        if isinstance(err, OSError):
+            raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
+        raise
+
+
+def remove_walk_parts(staging: str) -> None:
+    """Remove a cluster scan's staging folder: the parts its workers wrote (those merged are
+    gone already; these are of tasks that never reported back) and the folder itself."""
+    with contextlib.suppress(OSError):
+        for name in os.listdir(staging):
+            if name.startswith("walk-"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(staging, name))
+        os.rmdir(staging)
+
+
 @contextlib.contextmanager
 def output_stream(path: str | None) -> Iterator[TextIO]:
     """stdout, or a file written in place (see written_in_place)."""

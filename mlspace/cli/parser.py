@@ -100,7 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=SCAN_FORMATS,
         help="table (default), json or csv listing, parquet (mlspace's saved scan) or ncdu "
         "(ncdu's JSON export); by default the extension of -o FILE chooses")
-    scan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    scan_cmd.add_argument(
+        "-o", "--output", metavar="FILE",
+        help="write to FILE, not stdout; a folder (FOLDER/) holds the scan as a Parquet "
+        "dataset, into which --cluster workers also write their parts")
     scan_cmd.add_argument("--save", action="store_true",
                           help="also keep the scan in mlspace's history (see `mlspace history`)")
     add_apparent_argument(scan_cmd)

@@ -4,11 +4,12 @@ one saved scan opened; then classified with the user's rules."""
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from mlspace.cli.exits import UsageError
@@ -50,16 +51,17 @@ def scan_options(args: argparse.Namespace) -> ScanOptions:
     )
 
 
-def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None = None
-                   ) -> Snapshot:
-    """Check the roots exist, then scan with progress on stderr when it is a terminal."""
+def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None = None,
+                   parts_dir: str = "") -> Snapshot:
+    """Check the roots exist, then scan with progress on stderr when it is a terminal. On a
+    cluster, ``parts_dir`` is where the workers write their walks (see DaskSharer)."""
     for path in args.paths:
         check_folder(path)
     options = scan_options(args)
     show = sys.stderr.isatty()
     progress = print_scan_progress if show else None
     if getattr(args, "cluster", None):
-        snapshot = _scan_on_cluster(args, options, progress, on_listing)
+        snapshot = _scan_on_cluster(args, options, progress, on_listing, parts_dir)
     else:
         snapshot = scan(args.paths, options, progress=progress, on_listing=on_listing)
     if show:
@@ -69,7 +71,7 @@ def scan_from_args(args: argparse.Namespace, on_listing: ListingCallback | None 
 
 def _scan_on_cluster(args: argparse.Namespace, options: ScanOptions,
                      progress: Callable[[ScanProgress], None] | None,
-                     on_listing: ListingCallback | None) -> Snapshot:
+                     on_listing: ListingCallback | None, parts_dir: str) -> Snapshot:
     """The walk on a Dask cluster; Dask is imported here only, so without --cluster nothing
     of it loads. Ctrl+C cancels the tasks, closes a local cluster and ends with 130."""
     from mlspace.scan.cluster import ClusterError, DaskSharer, connect, parse_address
@@ -78,12 +80,19 @@ def _scan_on_cluster(args: argparse.Namespace, options: ScanOptions,
         address = parse_address(args.cluster)
     except ValueError as err:
         raise UsageError(f"--cluster {err}") from err
+    if parts_dir:  # the parts come and go while the walk may pass there: not the scan's
+        options = replace(options, exclude=(*options.exclude, *_exact_paths(parts_dir)))
     try:
         with connect(address) as client:
             return scan(args.paths, options, progress=progress, on_listing=on_listing,
-                        sharer=DaskSharer(client))
+                        sharer=DaskSharer(client, parts_dir))
     except ClusterError as err:
         raise UsageError(str(err)) from err
+
+
+def _exact_paths(path: str) -> tuple[str, ...]:
+    """Exclude patterns matching just ``path``, as given and through its links."""
+    return tuple({glob.escape(os.path.abspath(path)), glob.escape(os.path.realpath(path))})
 
 
 def open_saved_scan(path: str) -> SavedScan:
@@ -110,8 +119,8 @@ def saved_scan(args: argparse.Namespace) -> SavedScan | None:
     return open_saved_scan(saved[0])
 
 
-def load_or_scan(args: argparse.Namespace, on_listing: ListingCallback | None = None
-                 ) -> Source:
+def load_or_scan(args: argparse.Namespace, on_listing: ListingCallback | None = None,
+                 parts_dir: str = "") -> Source:
     """The saved scan the PATH names, or a scan of the folders (``on_listing`` sees it)."""
     from mlspace.index.info import ScanInfo
 
@@ -119,7 +128,7 @@ def load_or_scan(args: argparse.Namespace, on_listing: ListingCallback | None = 
     if saved is not None:
         return Source(saved.snapshot, saved.info, saved)
     started = time.time()
-    snapshot = scan_from_args(args, on_listing)
+    snapshot = scan_from_args(args, on_listing, parts_dir)
     return Source(snapshot, ScanInfo.here(started, options=scan_options(args)))
 
 
@@ -140,7 +149,8 @@ def inventory_of(saved: SavedScan) -> Inventory:
     return saved.inventory(_compiled_rules())
 
 
-def scan_and_classify(args: argparse.Namespace) -> tuple[Source, Inventory]:
+def scan_and_classify(args: argparse.Namespace, parts_dir: str = ""
+                      ) -> tuple[Source, Inventory]:
     """Open the saved scan, or load the rules, then scan and classify. The rules come first
     so that a broken rules file is reported on stderr before a long scan, not after it."""
     from mlspace.classify import EntryClassifier, classify
@@ -149,5 +159,5 @@ def scan_and_classify(args: argparse.Namespace) -> tuple[Source, Inventory]:
     if saved is not None:
         return Source(saved.snapshot, saved.info, saved), inventory_of(saved)
     classifier = EntryClassifier(_compiled_rules())  # works while the scan's workers walk
-    source = load_or_scan(args, on_listing=classifier.add)
+    source = load_or_scan(args, on_listing=classifier.add, parts_dir=parts_dir)
     return source, classify(source.snapshot, during_scan=classifier)

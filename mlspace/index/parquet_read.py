@@ -8,6 +8,7 @@ columns of the wrong type, a damaged metadata document) is a CannotOpen with the
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,13 @@ from mlspace.classify import Category, Inventory
 from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
 from mlspace.index.inventory_codec import decode_conclusions, decode_inventory
+from mlspace.index.parquet_dataset import (
+    check_part,
+    dataset_folder,
+    listed_parts,
+    part_rows,
+    summary_path,
+)
 from mlspace.index.parquet_schema import (
     CODE_BY_KIND,
     FORMAT_NAME,
@@ -25,6 +33,7 @@ from mlspace.index.parquet_schema import (
     METADATA_KEY,
 )
 from mlspace.index.rebuild import EntryColumns, ScanFacts, rebuild_snapshot
+from mlspace.index.sniff import DATASET_SUMMARY
 from mlspace.scan import ScanError, Snapshot
 
 #: The columns read back, with their types (the artifact column is for other tools: the
@@ -32,17 +41,20 @@ from mlspace.scan import ScanError, Snapshot
 _READ = {"parent": pa.int64(), "name": None, "kind": None, "disk_usage": pa.int64(),
          "apparent_size": pa.int64(), "mtime": pa.float64(), "inode": pa.uint64(),
          "nlink": pa.uint16(), "uid": pa.uint32(), "category": None}
+#: Read back as dictionaries (codes), not as one string per entry.
+_DICTIONARIES = ["kind", "category"]
 
 
 def read_metadata(path: str) -> dict[str, Any]:
     """The ``mlspace`` document of a saved scan, checked to be one this mlspace reads (only
-    the file's footer is read)."""
-    return _document(_open(path))
+    the file's footer, or a dataset's _metadata, is read)."""
+    return _document(_open(_footer_file(path)))
 
 
 def read_parquet(path: str) -> tuple[Snapshot, Inventory, ScanInfo]:
-    """The scan saved at ``path``: its snapshot, its inventory and who made it, when."""
-    handle = _open(path)
+    """The scan saved at ``path`` (one file, or a dataset named by its folder or its
+    _metadata): its snapshot, its inventory and who made it, when."""
+    handle = _open(_footer_file(path))
     doc = _document(handle)
     conclusions = decode_conclusions(doc["inventory"])
     try:
@@ -57,16 +69,42 @@ def read_parquet(path: str) -> tuple[Snapshot, Inventory, ScanInfo]:
     return snapshot, decode_inventory(conclusions, snapshot, categories), _info(doc)
 
 
+def _footer_file(path: str) -> str:
+    """Where the document is: the file itself, or a dataset's _metadata."""
+    return summary_path(path) if _is_dataset(path) else path
+
+
+def _is_dataset(path: str) -> bool:
+    return os.path.isdir(path) or os.path.basename(path) == DATASET_SUMMARY
+
+
 def _entries(path: str, handle: pq.ParquetFile) -> pa.Table:
     names = set(handle.schema_arrow.names)
     missing = [c for c in _READ if c not in names]
     if missing:
         raise CannotOpen(f"the column{'s' if len(missing) > 1 else ''} "
                          f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} missing")
+    if _is_dataset(path):
+        return _dataset_entries(dataset_folder(path), handle)
     # Opened again with the dictionary columns kept as dictionaries (the footer is reused).
-    handle = pq.ParquetFile(path, metadata=handle.metadata,
-                            read_dictionary=["kind", "category"])
+    handle = pq.ParquetFile(path, metadata=handle.metadata, read_dictionary=_DICTIONARIES)
     return handle.read(columns=list(_READ), use_threads=True)
+
+
+def _dataset_entries(folder: str, summary: pq.ParquetFile) -> pa.Table:
+    """The rows of the parts _metadata lists, in order, each checked to hold the rows it
+    held when the dataset was written."""
+    parts = listed_parts(folder, summary.metadata)
+    if not parts:  # a scan of nothing: _metadata alone is a valid, empty table
+        return summary.read(columns=list(_READ))
+    rows = part_rows(summary.metadata)
+    tables = []
+    for name in parts:
+        part = pq.ParquetFile(check_part(folder, name), read_dictionary=_DICTIONARIES)
+        if part.metadata.num_rows != rows[name]:
+            raise CannotOpen(f"its part {name} changed after the scan was saved")
+        tables.append(part.read(columns=list(_READ), use_threads=True))
+    return pa.concat_tables(tables)
 
 
 def _open(path: str) -> pq.ParquetFile:

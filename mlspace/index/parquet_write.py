@@ -57,15 +57,23 @@ def write_parquet(path: str, inventory: Inventory, info: ScanInfo) -> None:
     writes the columns: on two cores that hides most of its cost."""
     table = entry_table(inventory)
     with ThreadPoolExecutor(1) as pool:
-        document = pool.submit(lambda: json.dumps(scan_metadata(inventory, info),
-                                                  separators=(",", ":")).encode("utf-8"))
-        # Without the Arrow schema in the footer: it would hold the document twice.
-        with pq.ParquetWriter(path, table.schema, compression="zstd",
-                              compression_level=_ZSTD_LEVEL, use_dictionary=_DICTIONARY,
-                              column_encoding=_ENCODINGS, store_schema=False,
-                              write_statistics=False, **_PAGES) as writer:
+        document = pool.submit(metadata_document, inventory, info)
+        with index_writer(path, table.schema) as writer:
             writer.write_table(table, row_group_size=ROW_GROUP)
             writer.add_key_value_metadata({METADATA_KEY: document.result()})
+
+
+def index_writer(path: str, schema: pa.Schema, **options: Any) -> pq.ParquetWriter:
+    """A writer with the index's encodings (the one file's and a dataset's parts alike).
+    Without the Arrow schema in the footer: it would hold the metadata document twice."""
+    return pq.ParquetWriter(path, schema, compression="zstd", compression_level=_ZSTD_LEVEL,
+                            use_dictionary=_DICTIONARY, column_encoding=_ENCODINGS,
+                            store_schema=False, write_statistics=False, **_PAGES, **options)
+
+
+def metadata_document(inventory: Inventory, info: ScanInfo) -> bytes:
+    """scan_metadata as the compact UTF-8 JSON stored under METADATA_KEY."""
+    return json.dumps(scan_metadata(inventory, info), separators=(",", ":")).encode("utf-8")
 
 
 def entry_table(inventory: Inventory) -> pa.Table:

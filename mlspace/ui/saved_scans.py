@@ -32,7 +32,7 @@ from mlspace.index.saved import SavedScan
 from mlspace.scan import Snapshot
 from mlspace.ui.threads import finish_thread, start_in_thread
 
-OPEN_FILTERS = ("mlspace scans (*.parquet);;ncdu/gdu exports (*.json *.json.gz);;"
+OPEN_FILTERS = ("mlspace scans (*.parquet _metadata);;ncdu/gdu exports (*.json *.json.gz);;"
                 "All files (*)")
 #: Save scan…'s choices, and the extension each adds to a name that has none of them.
 SAVE_FILTERS = {"mlspace scan (*.parquet)": ".parquet", "ncdu export (*.json)": ".json",

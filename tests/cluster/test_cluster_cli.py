@@ -51,6 +51,29 @@ def test_the_cluster_writes_the_index_a_local_scan_writes(tmp_path: Path) -> Non
     assert sorted(a.id for a in here[1].artifacts) == sorted(a.id for a in there[1].artifacts)
 
 
+def test_the_parquet_dataset_opens_and_equals_a_local_scan_entry_for_entry(
+        tmp_path: Path) -> None:
+    """-o FOLDER/: the workers write their walks into it, the client merges, classifies and
+    saves the dataset there; what opens is the local scan, entry for entry."""
+    require_dask()
+    from mlspace.index.saved import open_saved
+
+    root = make_linked_tree(tmp_path / "ws")
+    local, remote = tmp_path / "local.parquet", tmp_path / "cluster.parquet"
+    assert mlspace("scan", str(root), "-o", str(local)).returncode == 0
+    result = mlspace("scan", str(root), "--cluster", "local:2", "-o", f"{remote}/")
+    assert result.returncode == 0, result.stderr
+    assert sorted(os.listdir(remote))[0] == "_metadata"  # the staging folder is gone
+    assert all(n.startswith("part-") for n in sorted(os.listdir(remote))[1:])
+    here, there = open_saved(str(local)), open_saved(str(remote))
+    assert_same_scan(here.snapshot, there.snapshot)
+    categories = [{path: int(saved.inventory().categories[e])
+                   for e, _, path in saved.snapshot.iter_paths()} for saved in (here, there)]
+    assert categories[0] == categories[1]
+    assert sorted(a.id for a in here.inventory().artifacts) == \
+        sorted(a.id for a in there.inventory().artifacts)
+
+
 @pytest.mark.parametrize("address", ["local:0", "nowhere", "tcp://host"])
 def test_a_bad_address_is_a_usage_error(tmp_path: Path, address: str) -> None:
     result = mlspace("scan", str(tmp_path), "--cluster", address)

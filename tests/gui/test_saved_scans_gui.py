@@ -23,6 +23,7 @@ from mlspace.demo import generate
 from mlspace.index import history
 from mlspace.index.info import ScanInfo
 from mlspace.index.ncdu_write import write_ncdu
+from mlspace.index.parquet_dataset_write import write_dataset
 from mlspace.index.parquet_write import write_parquet
 from mlspace.scan import ScanOptions, scan
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
@@ -248,6 +249,27 @@ def test_dropping_a_saved_scan_opens_it(qtbot: QtBot, demo_root: Path, tmp_path:
         window.dropEvent(drop)  # Qt delivers a drop only inside a drag a person makes
     assert window.source.file == str(saved)
     assert window.windowTitle().startswith(f"mlspace — scan of {platform.node()}:")
+
+
+def test_dropping_a_folder_that_holds_a_saved_dataset_opens_the_scan(
+        qtbot: QtBot, demo_root: Path, tmp_path: Path) -> None:
+    """A cluster scan saved as a dataset (`-o lab.parquet/`) is a folder: dropped, it opens
+    as the scan it holds, not as a folder to scan."""
+    dataset = tmp_path / "lab.parquet"
+    dataset.mkdir()
+    inventory = classify(scan([str(demo_root)], ScanOptions(workers=1)))
+    write_dataset(str(dataset), inventory, ScanInfo.here(time.time()))
+    window = new_window(qtbot)
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(dataset))])
+    drop = QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, data,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.dropEvent(drop)
+    assert window.source.file == str(dataset)
+    shown = window.ws.inventory.snapshot
+    assert shown.roots == (str(demo_root),)
+    assert shown.grand_totals() == inventory.snapshot.grand_totals()
 
 
 @pytest.mark.parametrize("content", [b"PAR1 not really", b"[1,2,{}, [{\"name\":", b"\x00" * 64],
