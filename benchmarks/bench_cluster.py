@@ -7,10 +7,11 @@
 Parity: on the benchmark tree, a local scan (two processes, the default here) and a scan on
 ``--cluster local:2``, each classified while it runs as the CLI does, run by run in fresh
 interpreters, alternating. Times are the median of the runs and their ratio; the cluster is
-timed twice, in runs of their own: the scan alone on a cluster already running (as on a real
-cluster), and end to end (importing Dask, starting the LocalCluster, the scan, which walks here
-until the workers are up, closing it, finishing the classification). Then one run checks that
-both give the same totals, categories (every entry's) and artifacts.
+timed three times, in runs of their own: the scan alone on a cluster already running (as on
+a real cluster), the same with the workers writing their walks as Parquet parts (as with
+``-o FOLDER/``), and end to end (importing Dask, starting the LocalCluster, the scan, which
+walks here until the workers are up, closing it, finishing the classification). Then one run
+of each way checks that it gives the same totals, categories (every entry's) and artifacts.
 
 Scaling: network storage simulated by waiting ``--list-latency`` per directory listing and
 ``--stat-latency`` per stat (benchmarks/slow_storage.py, in the client and every worker;
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,6 +43,7 @@ from mlspace.scan import ScanOptions, scan
 
 if __name__ == "__main__":
     root, mode = sys.argv[1], sys.argv[2]
+    parts = sys.argv[3] if len(sys.argv) > 3 else ""  # the workers' walks as Parquet parts
     classifier = EntryClassifier(load_rules().compile())  # read before the scan, as the CLI
     result = {}
     t0 = time.perf_counter()
@@ -54,7 +58,7 @@ if __name__ == "__main__":
                 client.wait_for_workers(2)
                 t0 = time.perf_counter()
             t1 = time.perf_counter()
-            snap = scan([root], on_listing=classifier.add, sharer=DaskSharer(client))
+            snap = scan([root], on_listing=classifier.add, sharer=DaskSharer(client, parts))
             result["scan"] = time.perf_counter() - t1
     t2 = time.perf_counter()
     classify(snap, during_scan=classifier)
@@ -89,11 +93,11 @@ def facts(snap):
             "runs": sorted(map(plain, inventory.runs))}
 
 if __name__ == "__main__":
-    root = sys.argv[1]
+    root, parts = sys.argv[1], sys.argv[2]
     rules = load_rules().compile()
     local = facts(scan([root], ScanOptions(workers=2)))
     with connect("local:2") as client:
-        remote = facts(scan([root], sharer=DaskSharer(client)))
+        remote = facts(scan([root], sharer=DaskSharer(client, parts)))
     print(json.dumps({key: local[key] == remote[key] for key in local}
                      | {"artifacts_count": len(local["artifacts"]),
                         "disk": local["totals"].disk_usage}))
@@ -109,14 +113,17 @@ def run_child(code: str, *args: str) -> dict:
 def parity(root: Path, runs: int) -> None:
     du = int(subprocess.run(["du", "-s", "-B1", str(root)], capture_output=True, text=True,
                             check=True).stdout.split()[0])
-    local, running, cold = [], [], []
+    parts = tempfile.mkdtemp(prefix="mlspace-bench-parts-", dir=root.parent)
+    local, running, through_parts, cold = [], [], [], []
     for _ in range(runs):
         local.append(run_child(_TIMED_CHILD, str(root), "local"))
         running.append(run_child(_TIMED_CHILD, str(root), "running"))
+        through_parts.append(run_child(_TIMED_CHILD, str(root), "running", parts))
         cold.append(run_child(_TIMED_CHILD, str(root), "start"))
     print(f"tree: {root} ({local[0]['entries']:,} entries), warm cache, median of {runs}")
     for key, label, cluster in (
             ("scan", "scan, on a cluster already running", running),
+            ("scan", "the same, the walks handed over as parts", through_parts),
             ("end_to_end", "end to end: start, scan, close, classify", cold)):
         ours = statistics.median(r[key] for r in cluster)
         base = statistics.median(r[key] for r in local)
@@ -124,8 +131,13 @@ def parity(root: Path, runs: int) -> None:
                                                                       strict=True))
         print(f"{label:45s} local {base:6.2f} s   local:2 {ours:6.2f} s   "
               f"ratio {ours / base:.2f}x   (per run {per_run})")
-    same = run_child(_COMPARE_CHILD, str(root))
-    print(f"same as a local scan: totals {same['totals']}, errors {same['errors']}, "
+    for label, folder in (("results through Dask", ""), ("results as parts", parts)):
+        _print_same(label, run_child(_COMPARE_CHILD, str(root), folder), du)
+    os.rmdir(parts)  # every part was merged and removed
+
+
+def _print_same(label: str, same: dict, du: int) -> None:
+    print(f"{label}, same as a local scan: totals {same['totals']}, errors {same['errors']}, "
           f"categories of every entry {same['categories']}, "
           f"artifacts {same['artifacts']} ({same['artifacts_count']:,}), "
           f"series {same['series']}, runs {same['runs']}; totals equal du -s -B1: "
