@@ -70,7 +70,34 @@ def render_markdown(report: Report) -> str:
                      f"{_md_text(s['reason'])}")
     if not d["suggestions"]:
         lines.append("Nothing to suggest.")
+    lines += _growth_markdown(d)
     return "\n".join(lines) + "\n"
+
+
+def _growth_markdown(d: dict) -> list[str]:
+    """The HTML report's growth section as tables: each saved scan's total, then the largest
+    changes since the previous one; nothing when no scan was kept before."""
+    growth = d.get("growth")
+    if not growth:
+        return []
+    since = growth["since"]["date"]
+    lines = ["", "### Growth", "",
+             f"{fmt.change(growth['delta'])} on disk since the scan of {since}"
+             + (f" ({growth['earlier']} earlier saved scans not shown)" if growth["earlier"]
+                else "") + ".", "", "| Scan | On disk |", "|---|---:|"]
+    lines += [f"| {s['date'] if s['id'] else 'This report'} | {fmt.size(s['disk_usage'])} |"
+              for s in growth["scans"]]
+    changes = growth["changes"]
+    if changes is None:
+        return [*lines, "", f"The scan of {since} can no longer be read: no changes listed."]
+    if not changes:
+        return [*lines, "", f"Nothing changed since {since}."]
+    lines += ["", f"#### Largest changes since {since}", "",
+              "| Change | Before | After | Status | Category | Folder |",
+              "|---:|---:|---:|---|---|---|"]
+    lines += [f"| {fmt.change(c['delta'])} | {fmt.size(c['before'])} | {fmt.size(c['after'])} "
+              f"| {c['status']} | {c['category']} | {_md_code(c['path'])} |" for c in changes]
+    return lines
 
 
 def _reclaimable_sentence(d: dict, strong: Callable[[str], str]) -> str:

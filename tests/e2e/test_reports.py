@@ -138,6 +138,7 @@ def test_growth_section_over_the_saved_scans(tmp_path: Path) -> None:
     none_yet = json.loads(report(root, tmp_path / "none.json"))
     assert none_yet["growth"] is None
     assert "<h2>Growth</h2>" not in report(root, tmp_path / "none.html")
+    assert "### Growth" not in report(root, tmp_path / "none.md")
     for _ in range(2):
         saved = subprocess.run([sys.executable, "-m", "mlspace", "scan", str(root), "--save"],
                                capture_output=True, text=True)
@@ -169,3 +170,12 @@ def test_growth_section_over_the_saved_scans(tmp_path: Path) -> None:
     for scan in growth["scans"][:-1]:
         assert scan["date"] in text and fmt.size(scan["disk_usage"]) in text
     assert "<script" not in page
+
+    md = report(root, tmp_path / "r.md")
+    assert f"### Growth\n\n{fmt.change(growth['delta'])} on disk since the scan of " \
+        f"{growth['since']['date']}." in md
+    for scan in growth["scans"][:-1]:
+        assert f"| {scan['date']} | {fmt.size(scan['disk_usage'])} |" in md
+    assert f"| This report | {fmt.size(this['disk_usage'])} |" in md
+    assert f"| {fmt.change(changes[0]['delta'])} | " in md and f"`{run}`" in md
+
