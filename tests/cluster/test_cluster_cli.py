@@ -4,6 +4,8 @@ has the option (the CLI is wired to mlspace.scan.cluster separately)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import pty
 import select
@@ -11,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,6 +75,52 @@ def test_the_parquet_dataset_opens_and_equals_a_local_scan_entry_for_entry(
     assert categories[0] == categories[1]
     assert sorted(a.id for a in here.inventory().artifacts) == \
         sorted(a.id for a in there.inventory().artifacts)
+
+
+@pytest.fixture
+def running_scheduler(tmp_path: Path) -> Iterator[str]:
+    """A scheduler and two worker processes started as a lab admin would (`dask scheduler`,
+    `dask worker`), each in a process group of its own; the scheduler's tcp:// address."""
+    require_dask()
+    info = tmp_path / "scheduler.json"
+    started = [subprocess.Popen(
+        [sys.executable, "-m", f"distributed.cli.dask_{role}", *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        for role, args in (
+            ("scheduler", ["--host", "127.0.0.1", "--port", "0", "--dashboard-address",
+                           "127.0.0.1:0", "--scheduler-file", str(info)]),
+            ("worker", ["--scheduler-file", str(info), "--nworkers", "2", "--nthreads", "1",
+                        "--no-dashboard"]))]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        address = json.loads(info.read_text())["address"]
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for process in reversed(started):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
+
+
+def test_a_scan_on_a_running_scheduler_writes_the_dataset_a_local_scan_would(
+        tmp_path: Path, running_scheduler: str) -> None:
+    """The issue's command: `mlspace scan PATH --cluster tcp://HOST:PORT -o OUT/`."""
+    from mlspace.index.saved import open_saved
+
+    root = make_linked_tree(tmp_path / "ws")
+    out = tmp_path / "lab.parquet"
+    result = mlspace("scan", str(root), "--cluster", running_scheduler, "-o", f"{out}/")
+    assert result.returncode == 0, result.stderr
+    local = mlspace("scan", str(root), "-o", str(tmp_path / "local.parquet"))
+    assert local.returncode == 0, local.stderr
+    assert_same_scan(open_saved(str(tmp_path / "local.parquet")).snapshot,
+                     open_saved(str(out)).snapshot)
 
 
 @pytest.mark.parametrize("address", ["local:0", "nowhere", "tcp://host"])
