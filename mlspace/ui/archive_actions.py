@@ -27,10 +27,20 @@ from mlspace.paths import within
 from mlspace.scan.walker import KIND_SYMLINK
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup, actions_for
 from mlspace.ui.copy_progress import CopyProgress
+from mlspace.ui.disk_question import DiskQuestion
 from mlspace.ui.policy_notice import PolicyRunsBanner
 
 if TYPE_CHECKING:
     from mlspace.ui.main_window import MainWindow
+
+
+def _tier_problem(tier: Tier) -> str | None:
+    """Why nothing can go to the tier now, or None (asked in a DiskQuestion's thread)."""
+    try:
+        tier.check()
+    except TierUnavailable as err:
+        return str(err)
+    return None
 
 
 class ArchiveActions(QObject):
@@ -50,6 +60,7 @@ class ArchiveActions(QObject):
         self.cleaner.archived.connect(self._archived)
         self.cleaner.brought_back.connect(self._brought_back)
         self._archiving: dict[str, str] = {}  # the running archive run: path -> action
+        self.tier_question = DiskQuestion(self)
 
     def start(self, store: QSettings) -> None:
         """At start-up (the status bar exists): read config.toml, and say what policies did
@@ -105,16 +116,30 @@ class ArchiveActions(QObject):
 
     def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool) -> None:
         """Archive the suggestions (the others, unless ``instead``, go to the trash in the
-        same run), once the user saw where they go and what is left at their paths."""
+        same run), once the user saw where they go and what is left at their paths. The
+        tier is checked off the GUI thread first: a network mount that hangs must not
+        freeze the window (after PATIENCE seconds the user is told, and nothing moves)."""
         tier = self.tier()
         if tier is None:
             self.window.status.setText("Nothing was moved: no cold tier is set (Edit → "
                                        "Settings…).")
             return
-        try:
-            tier.check()
-        except TierUnavailable as err:
-            self.window.status.setText(f"Nothing was moved: {err}.")
+        self.window.status.setText(f"Checking the cold tier at {tier.root}…")
+        self.tier_question.ask(lambda: _tier_problem(tier),
+                               lambda problem: self._confirm(suggestions, instead, tier,
+                                                             problem),
+                               lambda: self._tier_silent(tier))
+
+    def _tier_silent(self, tier: Tier) -> None:
+        self.tier_question.forget()
+        self.window.status.setText(f"Nothing was moved: the cold tier at {tier.root} does not "
+                                   f"answer (waited {self.tier_question.patience:.0f} s; a "
+                                   "network disk not responding?).")
+
+    def _confirm(self, suggestions: list[Suggestion], instead: bool, tier: Tier,
+                 problem: object) -> None:
+        if problem:
+            self.window.status.setText(f"Nothing was moved: {problem}.")
             return
         dialog = ConfirmCleanup(suggestions, self.ws.apparent, self.window, tier, instead)
         self.window.last_dialog = dialog

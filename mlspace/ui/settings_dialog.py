@@ -30,11 +30,18 @@ from mlspace import fmt
 from mlspace.act.tier import root_problem, same_disk_as
 from mlspace.config import Settings, config_file, save_settings
 from mlspace.index.history import history_dir, retention_words, space_used
+from mlspace.ui.disk_question import DiskQuestion
 
 MAX_DAYS = 100 * 365
 _AGES = (("archive_checkpoints_days", "Kept checkpoints of finished runs"),
          ("archive_datasets_days", "Raw and processed datasets"),
          ("archive_logs_days", "Log archives (.tar.gz …)"))
+
+
+def _tier_facts(root: str, scanned: list[str]) -> tuple[str | None, str | None]:
+    """What is wrong with ``root`` as the cold tier, and a scanned folder on its disk."""
+    problem = root_problem(root, scanned)
+    return problem, same_disk_as(root, scanned) if problem is None else None
 
 
 class SettingsDialog(QDialog):
@@ -105,6 +112,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(640, self.sizeHint().height())
+        self.question = DiskQuestion(self)
         self._check()
 
     def settings(self) -> Settings:
@@ -121,11 +129,25 @@ class SettingsDialog(QDialog):
             self.root.setText(folder)
 
     def _check(self) -> None:
-        """Say at once what is wrong with the folder typed (Save waits until it is right),
-        or warn when it would free nothing (the same disk as what is scanned)."""
+        """Say what is wrong with the folder typed (Save waits until it is right), or warn
+        when it would free nothing (the same disk as what is scanned). The folder is asked
+        off the GUI thread: a network mount that hangs must not freeze the window."""
         root = self.settings().archive_root
-        problem = root_problem(root, self.scanned) if root else None
-        same = same_disk_as(root, self.scanned) if root and problem is None else None
+        if not root:
+            self.question.forget()
+            self._show_check((None, None), root)
+            return
+        self.save_button.setEnabled(False)
+        self.problem.setText("Checking the folder…")
+        scanned = list(self.scanned)
+        self.question.ask(lambda: _tier_facts(root, scanned),
+                          lambda answer: self._show_check(answer, root),
+                          lambda: self.problem.setText(
+                              f"<span style='color:#b00'>{html.escape(root)} does not answer "
+                              "(a network disk not responding?); still waiting.</span>"))
+
+    def _show_check(self, answer: object, root: str | None) -> None:
+        problem, same = answer if isinstance(answer, tuple) else (str(answer), None)
         if problem:
             self.problem.setText(f"<span style='color:#b00'>{html.escape(problem)}</span>")
         elif same:
@@ -138,6 +160,8 @@ class SettingsDialog(QDialog):
         self.save_button.setEnabled(problem is None)
 
     def accept(self) -> None:
+        if self.question.waiting:
+            return  # Save is off while the folder is checked
         chosen = self.settings()
         try:
             save_settings(chosen)

@@ -44,6 +44,14 @@ def _settings_dialog(window: MainWindow) -> SettingsDialog:
     return dialog
 
 
+def type_tier(qtbot: QtBot, dialog: SettingsDialog, folder: Path) -> None:
+    """Type a cold tier folder and wait for its check (made off the GUI thread)."""
+    dialog.root.setText(str(folder))
+    assert dialog.problem.text() == "Checking the folder…"
+    assert not dialog.save_button.isEnabled()
+    qtbot.waitUntil(lambda: not dialog.question.waiting, timeout=WAIT_MS)
+
+
 def test_settings_check_the_tier_save_config_toml_and_replan(
         qtbot: QtBot, tmp_path: Path) -> None:
     root, run = workspace(tmp_path)
@@ -55,14 +63,14 @@ def test_settings_check_the_tier_save_config_toml_and_replan(
     history = dialog.history.text()
     assert history.startswith("1 saved scan, ") and f"the last {KEEP_LAST}" in history
 
-    dialog.root.setText(str(tmp_path / "nowhere"))
+    type_tier(qtbot, dialog, tmp_path / "nowhere")
     assert "is not there" in dialog.problem.text() and not dialog.save_button.isEnabled()
-    dialog.root.setText(str(run))
+    type_tier(qtbot, dialog, run)
     assert f"inside the scanned folder {root}" in dialog.problem.text()
     assert not dialog.save_button.isEnabled()
     cold = tmp_path / "cold"
     cold.mkdir()
-    dialog.root.setText(str(cold))
+    type_tier(qtbot, dialog, cold)
     assert "On the same disk as" in dialog.problem.text()  # a warning: it may be saved
     assert dialog.save_button.isEnabled()
     dialog.stub.setChecked(True)
