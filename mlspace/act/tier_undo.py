@@ -25,6 +25,7 @@ import hashlib
 import os
 from collections.abc import Sequence
 
+from mlspace import fmt
 from mlspace.act import moves, pointer, trash, treecopy
 from mlspace.act.cleanup import Progress, RestoreOutcome, _free_name, _restore_one, _to_restore
 from mlspace.act.journal import (
@@ -297,6 +298,11 @@ def copy_back(path: str, dest: str, record: CleanupRecord, journal: Journal,
             target = os.path.join(os.path.dirname(path), name)
             temp = f".mlspace-restoring-{journal.path.stem}-{_short_hash(path)}"
             found = treecopy.summarize(src_fd, src_name, read=False)
+            free = treecopy.free_bytes(fd)
+            if found.bytes > free:  # checked first: this is often the disk that was full
+                why = f"it needs {fmt.size(found.bytes)}, the disk has {fmt.size(free)} free"
+                _record_not_back(record, journal, path, why)
+                return RestoreOutcome(path, None, f"not brought back: {why}; still archived")
             listing, done[1] = found.listing, 2 * found.bytes
             journal.record(BACK_BEGUN, path, dest=dest, target=target, listing=listing,
                            temp=os.path.join(os.path.dirname(path), temp))

@@ -82,6 +82,30 @@ def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path) -> 
     assert tree_digest(root) == before
 
 
+def test_bring_back_onto_a_disk_without_room_copies_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # then, with room, it does
+    """The disk that was full is often still nearly full: bringing a checkpoint back first
+    asks for room, and without it leaves the stub, the archived copy and the disk alone."""
+    root = tmp_path / "ws"
+    hf_run(root)
+    suggestion = retention_of(root)
+    tier = same_disk_tier(tmp_path, link="stub")
+    assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
+    first = suggestion.items[0].path
+    archived = tree_digest(Path(tier.destination(first)))
+    copies: list[object] = []
+    with monkeypatch.context() as full:
+        full.setattr(treecopy, "free_bytes", lambda fd: 1000)
+        full.setattr(treecopy, "copy_tree", lambda *args: copies.append(args))
+        back = bring_back(first + STUB_SUFFIX)
+    assert back.restored_to is None
+    assert "the disk has 1000 Bytes free" in back.reason and "still archived" in back.reason
+    assert copies == [] and os.path.isfile(first + STUB_SUFFIX)
+    assert tree_digest(Path(tier.destination(first))) == archived
+    assert not [p for p in Path(first).parent.iterdir() if p.name.startswith(".mlspace")]
+    assert bring_back(first + STUB_SUFFIX).restored_to == first
+
+
 def test_undo_copies_back_when_the_trash_was_emptied(tmp_path: Path,
                                                      isolated_user_dirs: Path) -> None:
     root = tmp_path / "ws"
