@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QFont
 
 from mlspace import fmt
 from mlspace.classify import Category
@@ -49,6 +49,8 @@ class TreeModel(QAbstractItemModel):
         self._row_in_parent: dict[int, int] = {}
         self._sort_column = SIZE
         self._descending = True
+        self._archived_font = QFont()  # the link or stub standing for an archived item
+        self._archived_font.setItalic(True)
         workspace.inventory_changed.connect(self.refresh)
         workspace.view_changed.connect(self.relayout)
         workspace.compare_changed.connect(self._compared)
@@ -191,11 +193,11 @@ class TreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (SIZE, FILES, ON_DISK,
                                                                      APPARENT, SHARE, CHANGE):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and column == NAME and \
+                self.ws.archived_at(entry) is not None:
+            return self._archived_font
         if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
-            kind = kind_name(snap.kind[entry])
-            totals = self.ws.totals(entry)
-            return f"{snap.path(entry)}\n{kind}, {fmt.size(totals.disk_usage)} on disk, " \
-                   f"{fmt.size(totals.apparent_size)} apparent"
+            return self._name_tooltip(entry)
         if role == Qt.ItemDataRole.ToolTipRole and column == MODIFIED:
             newest = self.ws.totals(entry).newest_mtime
             return f"Last modified {time.strftime('%Y-%m-%d %H:%M', time.localtime(newest))}"
@@ -203,6 +205,20 @@ class TreeModel(QAbstractItemModel):
             since = time.strftime('%Y-%m-%d %H:%M', time.localtime(self.ws.compared.finished))
             return f"{'Changed' if self.ws.was_there(entry) else 'New'} since the scan of {since}"
         return None
+
+    def _name_tooltip(self, entry: int) -> str:
+        """The path, kind and sizes; for the link or stub an archive run left, where the
+        item went and what it took here (the pointer itself takes a few bytes)."""
+        snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
+        totals = self.ws.totals(entry)
+        text = f"{snap.path(entry)}\n{kind_name(snap.kind[entry])}, " \
+               f"{fmt.size(totals.disk_usage)} on disk, {fmt.size(totals.apparent_size)} apparent"
+        archived = self.ws.archived_at(entry)
+        if archived is None:
+            return text
+        size = archived.apparent_size if self.ws.apparent else archived.disk_usage
+        return f"{text}\nArchived to the cold tier: {archived.dest} ({fmt.size(size)} here " \
+               "before it moved). Right-click → Bring back from archive."
 
     def _text(self, entry: int, column: int) -> str:
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]

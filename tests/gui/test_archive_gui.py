@@ -134,6 +134,13 @@ def test_archive_from_the_panel_across_filesystems_then_bring_back_each(
     lines = window.details.toPlainText().splitlines()
     archived = lines[lines.index("Archived") + 1]
     assert archived.startswith(f"in {tmpfs_tier}/…/checkpoint-60, ")
+    row = window.model.index_of(link)  # the tree tells the link apart from a plain one
+    assert row.data(Qt.ItemDataRole.FontRole).italic()
+    tip = row.data(Qt.ItemDataRole.ToolTipRole)
+    assert f"Archived to the cold tier: {tmpfs_tier}/" in tip and "Bring back" in tip
+    plain = window.model.index_of(snap.find(str(run)))
+    assert plain.data(Qt.ItemDataRole.FontRole) is None
+    assert "Archived" not in plain.data(Qt.ItemDataRole.ToolTipRole)
 
     for path in kept.paths:
         back = _action(right_click_row(window, path), "Bring back from archive (")
