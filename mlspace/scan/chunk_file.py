@@ -45,7 +45,9 @@ def write_chunk(chunk: WalkChunk, path: str) -> None:
     table = pa.table(columns, names=["name", *_COLUMNS])
     facts = json.dumps(_facts(chunk), separators=(",", ":")).encode("utf-8")
     partial = path + ".partial"
-    with pq.ParquetWriter(partial, table.schema, compression="zstd", compression_level=1,
+    # lz4 without dictionaries: a third faster to write and read than zstd here, for a part
+    # a third larger (still a seventh of the chunk's pickle); the client reads every part.
+    with pq.ParquetWriter(partial, table.schema, compression="lz4", use_dictionary=False,
                           store_schema=False) as writer:
         writer.write_table(table)
         writer.add_key_value_metadata({WALK_KEY: facts})

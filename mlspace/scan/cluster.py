@@ -151,6 +151,8 @@ class DaskSharer:
 
     def __call__(self, tasks: list[DirTask], options: scanner.ScanOptions,
                  merge: scanner.Merger, is_cancelled: scanner.CancelFlag) -> list[DirTask]:
+        if self.parts_dir:
+            self.client.run(cluster_task.load_part_writer, wait=False)
         pool = _DaskPool(self.client, options, {t.root_dev: t.path for t in reversed(tasks)},
                          self.parts_dir)
         pending = _until_workers(tasks, options, merge, is_cancelled, pool)

@@ -91,6 +91,13 @@ def walk_task(group: list[DirTask], budget: int, cross_filesystems: bool,
                 del _running[scan_id]
 
 
+async def load_part_writer() -> None:
+    """Import what writing a part needs (pyarrow: a few tenths of a second), run on every
+    worker as a scan with parts starts, while this machine lists the first levels (a
+    coroutine: Dask runs only those on the workers without waiting for them)."""
+    import mlspace.scan.chunk_file  # noqa: F401
+
+
 def _write_part(chunk: WalkChunk, parts_dir: str) -> str:
     """Write the chunk as a part of its own name (a task Dask runs again writes a new one;
     the client reads only the parts whose paths came back)."""
