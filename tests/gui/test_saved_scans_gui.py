@@ -52,6 +52,16 @@ def save_ncdu(root: Path, target: Path) -> Path:
     return target
 
 
+def drop_on(window: MainWindow, qtbot: QtBot, path: Path) -> None:
+    """Drop ``path`` on the window and wait until what it opened is shown."""
+    data = QMimeData()
+    data.setUrls([QUrl.fromLocalFile(str(path))])
+    drop = QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, data,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.dropEvent(drop)  # Qt delivers a drop only inside a drag a person makes
+
+
 def new_window(qtbot: QtBot) -> MainWindow:
     win = MainWindow()
     qtbot.addWidget(win)
@@ -241,12 +251,7 @@ def test_dropping_a_saved_scan_opens_it(qtbot: QtBot, demo_root: Path, tmp_path:
                                         ) -> None:
     saved = save_parquet(demo_root, tmp_path / "lab.parquet")
     window = new_window(qtbot)
-    data = QMimeData()
-    data.setUrls([QUrl.fromLocalFile(str(saved))])
-    drop = QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, data,
-                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
-        window.dropEvent(drop)  # Qt delivers a drop only inside a drag a person makes
+    drop_on(window, qtbot, saved)
     assert window.source.file == str(saved)
     assert window.windowTitle().startswith(f"mlspace — scan of {platform.node()}:")
 
@@ -260,12 +265,7 @@ def test_dropping_a_folder_that_holds_a_saved_dataset_opens_the_scan(
     inventory = classify(scan([str(demo_root)], ScanOptions(workers=1)))
     write_dataset(str(dataset), inventory, ScanInfo.here(time.time()))
     window = new_window(qtbot)
-    data = QMimeData()
-    data.setUrls([QUrl.fromLocalFile(str(dataset))])
-    drop = QDropEvent(QPointF(40, 40), Qt.DropAction.CopyAction, data,
-                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
-        window.dropEvent(drop)
+    drop_on(window, qtbot, dataset)
     assert window.source.file == str(dataset)
     shown = window.ws.inventory.snapshot
     assert shown.roots == (str(demo_root),)
