@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mlspace.advise.checkpoint_policies import kept_checkpoints
 from mlspace.advise.model import (
     REVIEW,
     RISKY,
@@ -17,7 +18,7 @@ from mlspace.advise.model import (
     plan_item,
     suggestion_id,
 )
-from mlspace.advise.policies import POLICIES, kept_checkpoints
+from mlspace.advise.policies import POLICIES
 from mlspace.classify import Inventory
 from mlspace.paths import within
 
