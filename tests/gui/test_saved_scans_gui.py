@@ -120,7 +120,7 @@ def test_file_menu_offers_open_and_save_scan(window: MainWindow, qtbot: QtBot,
     monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
     with qtbot.waitSignal(window.scan_finished, timeout=30_000):
         window.open_scan_action.trigger()
-    assert asked[0].split(";;") == ["mlspace scans (*.parquet)",
+    assert asked[0].split(";;") == ["mlspace scans (*.parquet _metadata)",
                                     "ncdu/gdu exports (*.json *.json.gz)", "All files (*)"]
     assert window.source.file == str(saved)
     assert "scan of" in window.windowTitle()
