@@ -1,6 +1,7 @@
 """Category, owner and age charts (pyqtgraph). Clicking a bar filters every view to it; clicking
 it again shows everything. Bars read the same numbers as the tree: the workspace's, of what
-is on disk now, redrawn whenever those change (a filter, a cleanup, an undo).
+is on disk now, redrawn whenever those change (a filter, a cleanup, an undo), each chart on
+a turn of the event loop of its own (mlspace.ui.redraws).
 
 Nothing in a chart is cut at any width from a 1024 px window up: the title is a label that
 says as much as its width allows, and the value axis reaches far enough for the longest
@@ -14,8 +15,8 @@ from typing import Generic, TypeVar
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPalette, QResizeEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from mlspace import fmt
@@ -28,9 +29,13 @@ _BAR = 0.7
 _LABEL_GAP = 4  # pixels kept free between a bar's size and the plot's right edge
 _MIN_BAR = 40  # pixels the longest bar keeps when the chart is as narrow as it goes
 _AXIS_ROOM = 12  # pixels of a plot's height that are not rows (the bottom axis, margins)
+_TEXT_MARGIN = 4  # pixels on each side of a size's text (as pyqtgraph's TextItem keeps)
 #: Owners' bars share one neutral colour: a colour per person would read as a category.
 OWNER_COLOR = QColor("#5f7c99")
 K = TypeVar("K")  # what a bar stands for: a Category, an owner's uid
+#: One colour's part of every bar: rows, where each part starts and how long it is (bytes),
+#: its colour on each row, and whether each is outlined as the filter's choice.
+Segment = tuple[np.ndarray, np.ndarray, np.ndarray, list[QColor], list[bool]]
 
 
 def paint_like(plot: pg.PlotWidget, palette: QPalette) -> None:
@@ -71,6 +76,73 @@ class FittingTitle(QLabel):
                           self.wordings[-1]))
 
 
+class ValueLabels(pg.GraphicsObject):
+    """Every bar's size at its end, drawn by this one item in pixels (over the bars, and the
+    same size however far the value axis reaches). A pyqtgraph TextItem per size lays out a
+    text document of its own, a millisecond or more apiece at every redraw (18 ms for the
+    first one the app makes); this item measures plain text."""
+
+    def __init__(self, view: pg.ViewBox, font: QFont) -> None:
+        super().__init__()
+        self.view = view
+        self.text_font = font
+        self.metrics = QFontMetricsF(font)
+        self.color = QColor()
+        self.labels: list[tuple[int, float, str]] = []  # row, where the bar ends, text
+        self._drawn: list[QRectF] | None = None  # where the last paint put them (None:
+        # a paint is due)
+        # A child of the view box, not of its data: its coordinates are the box's pixels.
+        self.setParentItem(view)
+        self.setZValue(1)  # over the bars (the view box's data group is at 0)
+        view.sigResized.connect(self._resized)
+        view.sigTransformChanged.connect(self._moved)
+
+    def _resized(self, *_: object) -> None:
+        self.prepareGeometryChange()  # the bounding rectangle is the view box's
+
+    def _moved(self, *_: object) -> None:
+        """The view's range or size changed: redraw if the sizes moved with their bars.
+        (pyqtgraph says so while it prepares a paint too: an update then would paint the
+        plot a second time.)"""
+        if self._drawn is not None and self.rects() != self._drawn:
+            self._repaint()
+
+    def set_labels(self, labels: list[tuple[int, float, str]], color: QColor) -> None:
+        self.labels, self.color = labels, color
+        self._repaint()
+
+    def _repaint(self) -> None:
+        self._drawn = None
+        self.update()
+
+    def texts(self) -> list[str]:
+        return [text for _, _, text in self.labels]
+
+    def text_width(self, text: str) -> float:
+        """The pixels a size takes beside its bar, margins included."""
+        return self.metrics.horizontalAdvance(text) + 2 * _TEXT_MARGIN
+
+    def rects(self) -> list[QRectF]:
+        """Where each size's text is drawn, in this item's coordinates (the view box's)."""
+        height = self.metrics.height()
+        out = []
+        for row, x, text in self.labels:
+            end = self.view.mapFromView(QPointF(x, row))
+            out.append(QRectF(end.x() + _TEXT_MARGIN, end.y() - height / 2,
+                              self.metrics.horizontalAdvance(text), height))
+        return out
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return self.view.rect()
+
+    def paint(self, painter: QPainter, *_: object) -> None:
+        painter.setFont(self.text_font)
+        painter.setPen(self.color)
+        self._drawn = self.rects()
+        for rect, (_, _, text) in zip(self._drawn, self.labels, strict=True):
+            painter.drawText(rect.bottomLeft() - QPointF(0, self.metrics.descent()), text)
+
+
 class _BarChart(QWidget):
     """A horizontal bar chart with clickable bars, labels on the left axis and each bar's
     size at its end."""
@@ -78,7 +150,7 @@ class _BarChart(QWidget):
     bar_clicked = Signal(int, float)  # bar index, value-axis position of the click
     bar_right_clicked = Signal(int, float, object)  # ... and the global QPoint for a menu
 
-    def __init__(self, titles: tuple[str, ...]) -> None:
+    def __init__(self, titles: tuple[str, ...], segments: int) -> None:
         super().__init__()
         self.title = FittingTitle(titles)
         self.plot = pg.PlotWidget()
@@ -89,8 +161,13 @@ class _BarChart(QWidget):
         self.plot.showGrid(x=True, y=False, alpha=0.2)
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.plot.getViewBox().sigResized.connect(self.fit_values)
-        self.items: list[pg.GraphicsObject] = []
-        self.value_labels: list[pg.TextItem] = []
+        # An item per bar segment, made now and reused at every redraw: adding an item to
+        # a plot costs pyqtgraph a millisecond or two (it connects the item to the view),
+        # which the turn that shows a scan cannot spare. Those not needed are hidden.
+        self._pool = [self._hidden_segment() for _ in range(segments)]
+        self.items: list[pg.BarGraphItem] = []  # the segments drawn now
+        self.value_labels = ValueLabels(self.plot.getViewBox(), self.font())
+        self._ticks: list[str] | None = None  # the row labels the axis shows
         # Title and plot on one background, as pyqtgraph's own title was.
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Base)
@@ -103,13 +180,17 @@ class _BarChart(QWidget):
 
     def follow_palette(self) -> None:
         paint_like(self.plot, self.palette())
+        self.value_labels.set_labels(self.value_labels.labels, self._text_color())
 
-    def clear(self) -> None:
-        for item in self.items + self.value_labels:
-            self.plot.removeItem(item)
-        self.items, self.value_labels = [], []
+    def _text_color(self) -> QColor:
+        return self.palette().color(QPalette.ColorRole.Text)
 
     def set_labels(self, labels: list[str]) -> None:
+        """The rows' labels on the left axis (redrawn only when they change: pyqtgraph then
+        lays the axis out again)."""
+        if labels == self._ticks:
+            return
+        self._ticks = labels
         # An empty tick list makes pyqtgraph crash while painting: show no ticks instead.
         self.plot.getAxis("left").setTicks([list(enumerate(labels))] if labels else None)
         self.plot.setYRange(-0.6, max(len(labels), 1) - 0.4, padding=0)
@@ -118,21 +199,31 @@ class _BarChart(QWidget):
         self.plot.setMinimumHeight(max(len(labels), 1) * self.fontMetrics().lineSpacing()
                                    + _AXIS_ROOM)
 
-    def add_segment(self, rows: np.ndarray, starts: np.ndarray, widths: np.ndarray,
-                    colors: list[QColor], selected: list[bool]) -> None:
-        pens = [pg.mkPen(self.palette().color(QPalette.ColorRole.Text), width=2) if s
-                else pg.mkPen(None) for s in selected]
-        item = pg.BarGraphItem(x0=starts, y=rows, width=widths, height=_BAR,
-                               brushes=[pg.mkBrush(c) for c in colors], pens=pens)
+    def _hidden_segment(self) -> pg.BarGraphItem:
+        item = pg.BarGraphItem(x0=[0.0], y=[0.0], width=[0.0], height=_BAR)
+        item.hide()
         self.plot.addItem(item)
-        self.items.append(item)
+        return item
 
-    def add_value_label(self, row: int, x: float, text: str) -> None:
-        label = pg.TextItem(text, anchor=(0, 0.5),
-                            color=self.palette().color(QPalette.ColorRole.Text))
-        label.setPos(x, row)
-        self.plot.addItem(label)
-        self.value_labels.append(label)
+    def set_segments(self, segments: list[Segment]) -> None:
+        """Draw these bar segments (a segment: one colour's part of every bar)."""
+        selected_pen = pg.mkPen(self._text_color(), width=2)
+        no_pen = pg.mkPen(None)
+        shown = self._pool[:len(segments)]
+        for item, (rows, starts, widths, colors, selected) in zip(shown, segments, strict=True):
+            item.setOpts(x0=starts, y=rows, width=widths, height=_BAR,
+                         brushes=[pg.mkBrush(c) for c in colors],
+                         pens=[selected_pen if s else no_pen for s in selected])
+            item.show()
+        for item in self._pool[len(segments):]:
+            item.hide()
+        self.items = shown
+
+    def set_values(self, labels: list[tuple[int, float, str]]) -> None:
+        """Each bar's size (row, where the bar ends, text) at its end, and the value axis
+        fitted to them."""
+        self.value_labels.set_labels(labels, self._text_color())
+        self.fit_values()
 
     def fit_values(self) -> None:
         """Reach along the value axis just far enough for every size to end inside the plot
@@ -141,9 +232,9 @@ class _BarChart(QWidget):
         must stay within ``width``."""
         width = self.plot.getViewBox().width()
         reach, widest = 1.0, 0.0
-        for label in self.value_labels:
-            text = label.textItem.boundingRect().width() + _LABEL_GAP
-            reach = max(reach, label.pos().x() * width / max(width - text, 1.0))
+        for _, x, label in self.value_labels.labels:
+            text = self.value_labels.text_width(label) + _LABEL_GAP
+            reach = max(reach, x * width / max(width - text, 1.0))
             widest = max(widest, text)
         self.plot.setXRange(0, reach, padding=0)
         # However far a splitter is dragged, keep room for the labels, a size and a bar.
@@ -176,12 +267,12 @@ class _OneBarEach(_BarChart, Generic[K]):
     only that key in every view, clicking it again shows everything."""
 
     def __init__(self, workspace: Workspace, titles: tuple[str, ...]) -> None:
-        super().__init__(titles)
+        super().__init__(titles, segments=1)
         self.ws = workspace
         self.keys: list[K] = []  # each bar's key, top to bottom
         self.bar_clicked.connect(self._on_bar)
         for signal in (workspace.inventory_changed, workspace.view_changed):
-            signal.connect(self.refresh)
+            signal.connect(lambda: workspace.redraws.later(self.refresh))
 
     def values(self) -> list[tuple[K, int]]:
         """The bars: (key, space) of what is on disk now (the workspace's numbers)."""
@@ -201,20 +292,17 @@ class _OneBarEach(_BarChart, Generic[K]):
         raise NotImplementedError
 
     def refresh(self) -> None:
-        self.clear()
         pairs = self.values() if self.ws.inventory is not None else []
         self.keys = [k for k, _ in pairs]
         self.set_labels([self.label(k) for k in self.keys])
-        if not pairs:
-            return
         widths = np.array([v for _, v in pairs], dtype=float)
         chosen = self.chosen()
-        self.add_segment(np.arange(len(pairs)), np.zeros(len(pairs)), widths,
-                         [self.color(k) for k in self.keys],
-                         [chosen is not None and k in chosen for k in self.keys])
-        for row, width in enumerate(widths):
-            self.add_value_label(row, width, " " + fmt.size(int(width)))
-        self.fit_values()
+        self.set_segments([(np.arange(len(pairs)), np.zeros(len(pairs)), widths,
+                            [self.color(k) for k in self.keys],
+                            [chosen is not None and k in chosen for k in self.keys])]
+                          if pairs else [])
+        self.set_values([(row, width, " " + fmt.size(int(width)))
+                         for row, width in enumerate(widths)])
 
     def _on_bar(self, row: int, _x: float) -> None:
         if 0 <= row < len(self.keys):
@@ -300,12 +388,13 @@ class AgeChart(_BarChart):
     """Space per age bucket, stacked by category."""
 
     def __init__(self, workspace: Workspace) -> None:
-        super().__init__(("Space by age (last modified)", "Space by age", "By age"))
+        super().__init__(("Space by age (last modified)", "Space by age", "By age"),
+                         segments=len(ORDER))
         self.ws = workspace
         self.stacks: list[list[tuple[Category, float, float]]] = []
         self.bar_clicked.connect(self._on_bar)
         for signal in (workspace.inventory_changed, workspace.view_changed):
-            signal.connect(self.refresh)
+            signal.connect(lambda: workspace.redraws.later(self.refresh))
 
     def table(self) -> np.ndarray:
         if self.ws.inventory is None or self.ws.ages is None:
@@ -313,27 +402,27 @@ class AgeChart(_BarChart):
         return self.ws.chart_tables()[1]
 
     def refresh(self) -> None:
-        self.clear()
         self.set_labels([b.label for b in BUCKETS])
         table = self.table()
         spec = self.ws.filter.spec
         self.stacks = [[] for _ in BUCKETS]
         starts = np.zeros(len(BUCKETS))
+        segments: list[Segment] = []
         for cat in ORDER:
             widths = table[:, cat].astype(float)
             if not widths.any():
                 continue
             selected = [spec.bucket == b and (spec.categories in (None, frozenset({cat})))
                         for b in range(len(BUCKETS))]
-            self.add_segment(np.arange(len(BUCKETS)), starts.copy(), widths,
-                             [category_color(cat)] * len(BUCKETS), selected)
+            segments.append((np.arange(len(BUCKETS)), starts.copy(), widths,
+                             [category_color(cat)] * len(BUCKETS), selected))
             for b in range(len(BUCKETS)):
                 if widths[b]:
                     self.stacks[b].append((cat, starts[b], starts[b] + widths[b]))
             starts += widths
-        for row, total in enumerate(starts):
-            self.add_value_label(row, total, " " + fmt.size(int(total)))
-        self.fit_values()
+        self.set_segments(segments)
+        self.set_values([(row, total, " " + fmt.size(int(total)))
+                         for row, total in enumerate(starts)])
 
     def _on_bar(self, row: int, x: float) -> None:
         """A click on a segment filters to that age and category; on the bar's label area

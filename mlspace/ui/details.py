@@ -20,9 +20,14 @@ class DetailsPanel(QTextBrowser):
         super().__init__()
         self.ws = workspace
         self.setOpenLinks(False)
+        # A selection shows at once (it is one entry's facts); what a new scan, a filter or
+        # a cleanup changes waits its turn (it may first sum a million entries' categories).
         workspace.selection_changed.connect(self.show_entry)
-        workspace.inventory_changed.connect(lambda: self.show_entry(self.ws.selected))
-        workspace.view_changed.connect(lambda: self.show_entry(self.ws.selected))
+        for signal in (workspace.inventory_changed, workspace.view_changed):
+            signal.connect(lambda: workspace.redraws.later(self.show_selected))
+
+    def show_selected(self) -> None:
+        self.show_entry(self.ws.selected)
 
     def show_entry(self, entry: int) -> None:
         inv = self.ws.inventory

@@ -4,7 +4,8 @@ a click on a scan to compare it with now.
 Every scan the app finishes is kept in mlspace's history (mlspace.ui.saved_scans), as is
 ``mlspace scan PATH --save``; this tab reads the history's scans of exactly the folders
 shown. The chart needs only each scan's totals, which sit in its file's footer, and those
-are read in a worker thread (mlspace.ui.threads.Background) whenever a new scan is shown.
+are read in a worker thread (mlspace.ui.threads.Background) whenever a new scan is shown
+(once the other views have drawn it).
 Clicking a scan reads that whole scan, also in a worker, and matches it entry by entry with
 the scan shown (mlspace.index.growth.sizes_then); the workspace then derives each entry's
 change from it and what is on disk now, so the tree's Change column and the treemap's growth
@@ -92,7 +93,9 @@ class GrowthView(QWidget):
         layout.addLayout(bottom)
         paint_like(self.plot, self.palette())
 
-        workspace.inventory_changed.connect(self.reload)
+        # Its reader thread would slow down the turns that draw the new scan: it starts once
+        # they are done (mlspace.ui.redraws).
+        workspace.inventory_changed.connect(lambda: workspace.redraws.once_drawn(self.reload))
         self._apparent = workspace.apparent  # the size mode the chart is drawn in
         self._stale = False  # the chart is to be drawn when the tab is shown
         self._problem = ""  # why the history could not be read

@@ -6,6 +6,7 @@ import html
 import os
 import time
 from dataclasses import replace
+from functools import partial
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -95,15 +96,15 @@ def settings() -> QSettings:
 
 
 class MainWindow(QMainWindow):
-    scan_finished = Signal()
-    cleanup_finished = Signal()
+    scan_finished = Signal()  # a scan is shown: every view has drawn it
+    cleanup_finished = Signal()  # a cleanup or undo is shown: every view has drawn it
     report_written = Signal(str)  # the report's path, once written (or refused)
 
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("mlspace")
         self.setAcceptDrops(True)
-        self.ws = Workspace()
+        self.ws = Workspace(self)
         self.scanner = ScanController(self)
         self.cleaner = CleanupController(self)
         self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
@@ -485,7 +486,6 @@ class MainWindow(QMainWindow):
                      cleanup_off=self.source.cleanup_off(),
                      names_here=self.source.owners_named_here)
         self.apparent_box.setChecked(self.ws.apparent)
-        self.stack.setCurrentIndex(VIEWS)
         self._update_scan_actions()
         self._show_totals(demo)
         if keep:
@@ -498,10 +498,20 @@ class MainWindow(QMainWindow):
             self._keep_growing_selection(snap)
         self._update_filter_label()
         self.setWindowTitle(f"mlspace — {self.source.title()}")
+        # The views redraw on turns of their own (mlspace.ui.redraws): the page shows once
+        # they have, in one paint, and the scan is shown then.
+        after_cleanup, self._after_rescan = self._after_rescan, ""
+        self.ws.redraws.later(partial(self._result_shown, after_cleanup))
+
+    def _result_shown(self, after_cleanup: str) -> None:
+        """The views show the new scan: bring their page up (unless another scan started
+        meanwhile) and say so; ``after_cleanup``: the message of the cleanup that asked for
+        this rescan, which is then done too."""
+        if self.stack.currentIndex() == SCANNING and not self.scanner.running:
+            self.stack.setCurrentIndex(VIEWS)
         self.scan_finished.emit()
-        if self._after_rescan:
-            message, self._after_rescan = self._after_rescan, ""
-            self.status.setText(message)
+        if after_cleanup:
+            self.status.setText(after_cleanup)
             self.cleanup_finished.emit()
 
     def _keep_growing_selection(self, snap: object) -> None:
@@ -777,7 +787,7 @@ class MainWindow(QMainWindow):
             if self.scanner.running:
                 return
             self._after_rescan = ""
-        self.cleanup_finished.emit()
+        self.ws.redraws.later(self.cleanup_finished.emit)  # once the views show it
 
     def choose_report_file(self) -> None:
         """File → Export report…: the format follows the extension; the folder is
@@ -949,6 +959,7 @@ class MainWindow(QMainWindow):
         self.apparent_action.setChecked(store.value("view/apparent", False, type=bool))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.ws.redraws.drop()  # nothing may start a thread once those below have ended
         self.scanner.stop()
         self.cleaner.cancel()  # a copy to or from the cold tier is rolled back at once
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line

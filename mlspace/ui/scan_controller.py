@@ -22,6 +22,7 @@ from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
 from mlspace.owners import learn_names, owners_of
 from mlspace.scan import ScanOptions, scan
+from mlspace.ui.collector import spare_long_lived
 from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
 
@@ -178,6 +179,9 @@ class ScanController(QObject):
     def _run(self, job: _ScanJob | _OpenJob) -> None:
         self._retire_running()
         self._job = job
+        # The app and the scan shown outlive this job: the collector's passes in its thread
+        # then walk only what the job makes (mlspace.ui.collector).
+        spare_long_lived()
         self._thread = start_in_thread(job)
 
     def _retire_running(self) -> None:
@@ -206,6 +210,9 @@ class ScanController(QObject):
 
     def _done(self, inventory: object, ages: object, plan: object, source: object) -> None:
         self._stop_thread()
+        # The scan lives until the next one: out of the collector's passes before the
+        # window shows it (mlspace.ui.collector).
+        spare_long_lived()
         self.finished.emit(inventory, ages, plan, source)
 
     def _opened(self, inventory: object, ages: object, plan: object, source: object) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QContextMenuEvent,
@@ -60,22 +60,23 @@ class TreemapCanvas(QWidget):
         self.setMinimumSize(200, 150)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         # Several signals often arrive together (load = inventory + focus + selection):
-        # lay out once, on the next turn of the event loop.
-        self._pending = QTimer(self, singleShot=True, interval=0)
-        self._pending.timeout.connect(self.relayout)
+        # lay out once, on a turn of the event loop of its own.
         for signal in (workspace.view_changed, workspace.focus_changed):
-            signal.connect(self._pending.start)
+            signal.connect(self.relayout_later)
         workspace.compare_changed.connect(self._compared)
         workspace.inventory_changed.connect(self._new_scan)
         workspace.selection_changed.connect(self.update)
 
     def _new_scan(self) -> None:
         """The tiles name the old scan's entries: drop them now, before anything paints or
-        hovers, and lay out the new scan on the next turn."""
+        hovers, and lay out the new scan on a later turn."""
         self.tiles, self._looks = [], []
-        self._pending.start()
+        self.relayout_later()
 
-    def relayout(self, *_: object) -> None:
+    def relayout_later(self, *_: object) -> None:
+        self.ws.redraws.later(self.relayout)
+
+    def relayout(self) -> None:
         self.tiles, self._sizes = [], []
         if self.ws.inventory is not None and self.ws.focus >= 0:
             self._layout(self.ws.focus, QRectF(self.rect()).adjusted(1, 1, -1, -1), 0)
@@ -100,20 +101,28 @@ class TreemapCanvas(QWidget):
         changes = self.ws.changes(entries) if self.growing else None
         if changes is not None:
             change, now = (values.tolist() for values in changes)
-            colors = [growth_color(c / max(n, n - c, 1)) for c, n in zip(change, now,
-                                                                          strict=True)]
+            shares = [c / max(n, n - c, 1) for c, n in zip(change, now, strict=True)]
+            scale = {share: growth_color(share) for share in set(shares)}  # most are 0
+            colors = [scale[share] for share in shares]
             numbers: list[str | None] = [fmt.change(c) if show else None
                                          for c, show in zip(change, labelled, strict=True)]
         else:
-            colors = [QColor(category_color(c)) for c in self.ws.dominant_categories(entries)]
+            colors = [category_color(c) for c in self.ws.dominant_categories(entries)]
             numbers = [fmt.size(size) if show else None
                        for size, show in zip(sizes, labelled, strict=True)]
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
+        shades: dict[tuple[int, int], QColor] = {}  # (colour, depth): a few dozen at most
         looks = []
         for (entry, depth), color, number in zip(tiles, colors, numbers, strict=True):
-            name = snap.name(entry)
-            looks.append((color.lighter(100 + 12 * depth), "" if number is None else
-                          f"{os.path.basename(name) or name}  {number}"))
+            key = (color.rgba(), depth)
+            shade = shades.get(key)
+            if shade is None:
+                shade = shades[key] = color.lighter(100 + 12 * depth)
+            if number is None:
+                looks.append((shade, ""))
+            else:
+                name = snap.name(entry)
+                looks.append((shade, f"{os.path.basename(name) or name}  {number}"))
         return looks
 
     @property
@@ -124,11 +133,11 @@ class TreemapCanvas(QWidget):
     def _compared(self) -> None:
         """Another saved scan compared (or none): only the growth colours change."""
         if self.by_growth:
-            self._pending.start()
+            self.relayout_later()
 
     def set_by_growth(self, on: bool) -> None:
         self.by_growth = on
-        self._pending.start()
+        self.relayout_later()
 
     def look_of(self, entry: int) -> tuple[QColor, str] | None:
         """The colour and label of an entry's tile as drawn (None: no tile)."""
@@ -140,7 +149,7 @@ class TreemapCanvas(QWidget):
         return None
 
     def resizeEvent(self, event: object) -> None:  # noqa: N802
-        self._pending.start()
+        self.relayout_later()
 
     def _layout(self, folder: int, area: QRectF, depth: int) -> None:
         kids = [(e, s) for e, s in children_sizes(self.ws, folder) if s > 0]
@@ -151,12 +160,12 @@ class TreemapCanvas(QWidget):
                          min_area=MIN_TILE * MIN_TILE)
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
         for (entry, size), r in zip(kids, rects, strict=True):
-            tile = QRectF(r.x, r.y, r.w, r.h)
-            if tile.width() < MIN_TILE or tile.height() < MIN_TILE:
+            if r.w < MIN_TILE or r.h < MIN_TILE:  # most of a big folder's files
                 continue
+            tile = QRectF(r.x, r.y, r.w, r.h)
             self.tiles.append((tile, entry, depth))
             self._sizes.append(size)
-            if depth + 1 < MAX_DEPTH and snap.row_of(entry) >= 0 and tile.height() > 2 * HEADER:
+            if depth + 1 < MAX_DEPTH and r.h > 2 * HEADER and snap.row_of(entry) >= 0:
                 inner = tile.adjusted(2, HEADER, -2, -2)
                 self._layout(entry, inner, depth + 1)
 
@@ -176,14 +185,15 @@ class TreemapCanvas(QWidget):
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Nothing to show here")
             return
         metrics = QFontMetrics(painter.font())
-        border = palette.color(QPalette.ColorRole.Base)
+        text_height = metrics.height() + 2
+        border = QPen(palette.color(QPalette.ColorRole.Base), 1)
+        highlight = QPen(palette.color(QPalette.ColorRole.Highlight), 3)
+        selected = self.ws.selected
         for (rect, entry, _), (color, text) in zip(self.tiles, self._looks, strict=True):
             painter.fillRect(rect, color)
-            selected = entry == self.ws.selected
-            painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 3) if selected
-                           else QPen(border, 1))
+            painter.setPen(highlight if entry == selected else border)
             painter.drawRect(rect)
-            if text and rect.width() > LABEL_WIDTH and rect.height() > metrics.height() + 2:
+            if text and rect.width() > LABEL_WIDTH and rect.height() > text_height:
                 painter.setPen(text_color_on(color))
                 label = metrics.elidedText(text, Qt.TextElideMode.ElideRight,
                                            int(rect.width()) - 6)
@@ -233,14 +243,23 @@ class Breadcrumb(QWidget):
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.setSpacing(2)
-        workspace.focus_changed.connect(self.refresh)
-        workspace.inventory_changed.connect(self.refresh)
+        workspace.focus_changed.connect(lambda: workspace.redraws.later(self.refresh))
+        workspace.inventory_changed.connect(self._new_scan)
 
-    def refresh(self, *_: object) -> None:
+    def _new_scan(self) -> None:
+        """The buttons name the old scan's folders: drop them now, before one is clicked,
+        and show the new scan's on a later turn."""
+        self._clear()
+        self.ws.redraws.later(self.refresh)
+
+    def _clear(self) -> None:
         while self.row.count():
             item = self.row.takeAt(0)
             if item.widget():
                 item.widget().deleteLater()
+
+    def refresh(self) -> None:
+        self._clear()
         inv, entry = self.ws.inventory, self.ws.focus
         if inv is None or entry < 0:
             self.row.addStretch()

@@ -9,7 +9,9 @@ or rebuilds, so no view can show a stale copy, and all of them agree with a fres
 
 Views never talk to each other; they listen to this object. Selecting a tile in the treemap
 selects the row in the tree and fills the details panel because all three follow
-``selection_changed`` here: one selection drives every view.
+``selection_changed`` here: one selection drives every view. A view whose redraw takes
+milliseconds on a big scan queues it in ``redraws`` (mlspace.ui.redraws), so that a change
+redraws one such view per turn of the event loop.
 
 A few changes cannot be derived from the scan: a cleanup that wrote a file (a log archive),
 an undo that puts back a path the scan never saw, and trashing what a series' records are
@@ -20,6 +22,7 @@ so, and the window then rescans, keeping the view (``load(..., keep_view=True)``
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
@@ -46,6 +49,7 @@ from mlspace.paths import within
 from mlspace.scan import Totals
 from mlspace.scan.arrays import exact_bincount
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
+from mlspace.ui.redraws import Redraws
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,37 @@ class RunNow:
     series: tuple[SeriesNow, ...]
 
 
+class SeriesPaths:
+    """A scan's checkpoint series by the paths through which moving something can change
+    what a scan would say of them: their folder (a record or pointer beside the
+    checkpoints) and their best and latest checkpoints."""
+
+    def __init__(self, inventory: Inventory) -> None:
+        self.by_folder: dict[str, list[Series]] = {}
+        named: list[tuple[str, int]] = []
+        for index, s in enumerate(inventory.series):
+            self.by_folder.setdefault(s.path, []).append(s)
+            named += [(inventory.artifact_by_id[a].path, index) for a in (s.best, s.latest)
+                      if a]
+        named.sort()
+        self.named = [path for path, _ in named]  # sorted, for bisecting
+        self.named_series = [inventory.series[index] for _, index in named]
+
+    def near(self, paths: Iterable[str]) -> list[Series]:
+        """The series with one of ``paths`` in their folder, or whose best or latest
+        checkpoint is one of ``paths`` or lies inside one."""
+        found: dict[str, Series] = {}
+        for path in paths:
+            for s in self.by_folder.get(os.path.dirname(path), ()):
+                found[s.id] = s
+            inside = path.rstrip("/") + "/"
+            # The path itself, then every path under it: "a/" up to "a0" ("0" follows "/").
+            for low, high in ((path, path + "\0"), (inside, inside[:-1] + "0")):
+                for i in range(bisect_left(self.named, low), bisect_left(self.named, high)):
+                    found[self.named_series[i].id] = self.named_series[i]
+        return list(found.values())
+
+
 class Workspace(QObject):
     inventory_changed = Signal()
     plan_changed = Signal()
@@ -76,8 +111,10 @@ class Workspace(QObject):
     focus_changed = Signal(int)  # the folder the treemap shows
     compare_changed = Signal()  # a saved scan to compare with was chosen, or none
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, parent: QObject | None = None) -> None:
+        """``parent``: the window whose views follow this workspace (its views' queued
+        redraws are dropped with it)."""
+        super().__init__(parent)
         # ---- the truth
         self.inventory: Inventory | None = None
         self.ages: AgeTable | None = None
@@ -106,6 +143,9 @@ class Workspace(QObject):
         self.plan: Plan | None = None
         self._cache: dict[object, object] = {}
         self._artifact_at: dict[int, Artifact] = {}
+        self._series_paths: SeriesPaths | None = None  # made at the first cleanup
+        # ---- the views' redraws after a change, one per turn of the event loop
+        self.redraws = Redraws(self)
 
     # ---------------------------------------------------------------- loading
     def load(self, inventory: Inventory, ages: AgeTable, plan: Plan | None = None,
@@ -131,6 +171,7 @@ class Workspace(QObject):
         if apparent is not None:
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
+        self._series_paths = None
         self._gone = {}
         self._touched = {}
         self.filter = _EMPTY
@@ -318,8 +359,11 @@ class Workspace(QObject):
         inv = self.inventory
         assert inv is not None
         moved = set(paths)
-        for s in inv.series:
-            # String tests first: a scan has thousands of series, a cleanup a few paths.
+        if self._series_paths is None:
+            self._series_paths = SeriesPaths(inv)
+        # A scan has thousands of series, a cleanup a few paths: only the series those
+        # paths can concern are looked at.
+        for s in self._series_paths.near(moved):
             named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
             took_named = any(within(p, moved) for p in named)
             beside = [p for p in moved if os.path.dirname(p) == s.path]
@@ -468,7 +512,7 @@ class Workspace(QObject):
         table = (tables[1] if self.apparent else tables[0])
         folders = rows >= 0
         per_folder = table[rows[folders]]
-        best = np.full(len(at), -1, dtype=np.int64)
+        best = inv.categories[at].astype(np.int64)  # a file: its own category
         best[folders] = np.where(per_folder.sum(axis=1) > 0, per_folder.argmax(axis=1), -1)
         out = []
         for entry, is_folder, category in zip(entries, folders.tolist(), best.tolist(),
@@ -476,8 +520,8 @@ class Workspace(QObject):
             if is_folder and picked is not None:
                 out.append(picked)
             elif category >= 0:
-                out.append(Category(category))
-            else:  # a file, or a folder showing nothing: the one-entry rule says what
+                out.append(_CATEGORY[category])
+            else:  # a folder showing nothing: the one-entry rule says what
                 out.append(self._dominant(entry, tables))
         return out
 
@@ -729,4 +773,5 @@ class Workspace(QObject):
                        or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
 
 
+_CATEGORY = {int(c): c for c in Category}  # by value: faster than Category(value)
 _EMPTY = FilterResult(FilterSpec(), None, None, *(np.zeros(0, dtype=np.int64),) * 4)

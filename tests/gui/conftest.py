@@ -9,6 +9,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from gui_helpers import wait_drawn  # noqa: E402
+
 from mlspace.demo import generate  # noqa: E402
 from mlspace.ui.main_window import MainWindow  # noqa: E402
 
@@ -26,6 +28,7 @@ def window(qtbot, demo_root: Path) -> MainWindow:  # noqa: ANN001
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=30_000):
         win.open_paths([str(demo_root)])
+    wait_drawn(win)  # and what waits for the views (the Growth tab's history)
     return win
 
 

@@ -3,14 +3,27 @@ click a chart."""
 
 from __future__ import annotations
 
+import time
+
 from pyqtgraph import PlotWidget
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.main_window import MainWindow
+
+
+def wait_drawn(window: MainWindow, timeout_s: float = 10.0) -> None:
+    """Run the event loop until every view has redrawn what the last change asked: they
+    redraw one per turn of the event loop (mlspace.ui.redraws)."""
+    deadline = time.monotonic() + timeout_s
+    QApplication.processEvents()
+    while window.ws.redraws.pending:
+        assert time.monotonic() < deadline, "the views did not finish redrawing"
+        QTest.qWait(5)
 
 
 def right_click_row(window: MainWindow, path: str) -> list:  # noqa: ANN202

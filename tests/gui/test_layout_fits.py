@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from growth_helpers import compare_with_first_scan, kept_workspace, new_window, scan_grow_scan
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPicture
+from gui_helpers import wait_drawn
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QPainter, QPicture
 from PySide6.QtWidgets import (
     QApplication,
     QHeaderView,
@@ -36,8 +37,10 @@ SIZES = [(1024, 700), (1920, 1080)]
 
 
 def _settle(window: MainWindow) -> None:
-    """Paint twice: pyqtgraph sizes its axes to their labels while painting, and the charts
-    then fit their values to the new plot width."""
+    """Let the views redraw what the last change asked, then paint twice: pyqtgraph sizes
+    its axes to their labels while painting, and the charts then fit their values to the
+    new plot width."""
+    wait_drawn(window)
     for _ in range(2):
         window.grab()
         QApplication.processEvents()
@@ -99,11 +102,16 @@ def _chart_problems(chart: CategoryChart | OwnerChart | AgeChart) -> list[str]:
         problems.append(f"title {title.text()!r} cut")
     view = chart.plot.getViewBox()
     plot_area = view.sceneBoundingRect()
-    for label in chart.value_labels:
-        text = label.textItem
-        rect = text.mapRectToScene(text.boundingRect())
-        if rect.right() > plot_area.right() + 0.5 or rect.left() < plot_area.left() - 0.5:
-            problems.append(f"value {text.toPlainText()!r} outside the plot")
+    labels = chart.value_labels
+    metrics = QFontMetricsF(labels.text_font)
+    for (row, x, text), drawn in zip(labels.labels, labels.rects(), strict=True):
+        # Where the size is drawn, as wide as Qt measures its text: past its bar's end, and
+        # inside the plot.
+        left = labels.mapToScene(drawn.topLeft()).x()
+        right = left + metrics.horizontalAdvance(text)
+        bar_end = view.mapViewToScene(QPointF(x, row)).x()
+        if right > plot_area.right() + 0.5 or left < max(bar_end, plot_area.left()) - 0.5:
+            problems.append(f"value {text!r} outside the plot")
     axis = chart.plot.getAxis("left")
     wanted = [text for level in axis._tickLevels for _, text in level]
     picture = QPicture()
@@ -177,6 +185,7 @@ def test_names_sort_as_a_person_counts(window: MainWindow, demo_root: Path) -> N
 def test_breadcrumb_parts_have_separators(window: MainWindow, demo_root: Path) -> None:
     snap = window.ws.inventory.snapshot
     window.ws.set_focus(snap.find(f"{demo_root}/outputs/bert-large-lr3e-4"))
+    wait_drawn(window)
     row = window.treemap.breadcrumb.row
     widgets = [row.itemAt(i).widget() for i in range(row.count()) if row.itemAt(i).widget()]
     assert [w.text() for w in widgets] == [

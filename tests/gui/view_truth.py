@@ -16,8 +16,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from gui_helpers import wait_drawn
 from PySide6.QtCore import QModelIndex
-from PySide6.QtWidgets import QApplication, QTreeView
+from PySide6.QtWidgets import QTreeView
 
 from mlspace.advise import advise
 from mlspace.ages import age_table
@@ -105,8 +106,7 @@ def _bars(chart: CategoryChart | OwnerChart | AgeChart) -> list[tuple]:
     """Each drawn bar segment (start, width) and each value label, as pyqtgraph holds them."""
     segments = [tuple(zip(item.opts["x0"].tolist(), item.opts["width"].tolist(), strict=True))
                 for item in chart.items]
-    labels = [label.textItem.toPlainText() for label in chart.value_labels]
-    return [*segments, tuple(labels)]
+    return [*segments, tuple(chart.value_labels.texts())]
 
 
 def _runs(view: RunsView) -> dict[str, tuple]:
@@ -133,8 +133,9 @@ def _owner_bars(chart: OwnerChart) -> list[tuple]:
 
 
 def on_screen(window: MainWindow) -> Screen:
-    """Everything the window shows now (the Runs tab as it is when a person opens it)."""
-    QApplication.processEvents()
+    """Everything the window shows now (the Runs tab as it is when a person opens it),
+    once its views have redrawn what the last change asked."""
+    wait_drawn(window)
     tabs = window.tabs
     current = tabs.currentWidget()
     tabs.setCurrentWidget(window.runs)  # a hidden tab rebuilds when shown, as for a person
