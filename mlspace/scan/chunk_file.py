@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from array import array
 from typing import Any
 
@@ -55,8 +56,11 @@ def write_chunk(chunk: WalkChunk, path: str) -> None:
 
 
 def read_chunk(path: str) -> WalkChunk:
-    """The chunk written to ``path``; DamagedPart when it is not one."""
+    """The chunk written to ``path``; DamagedPart when it is not one (a FIFO, device or
+    link under a part's name is refused without being opened: opening a FIFO blocks)."""
     try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise DamagedPart(f"{path} is not a regular file")
         handle = pq.ParquetFile(path)
         raw = (handle.metadata.metadata or {}).get(WALK_KEY)
         if raw is None:

@@ -93,6 +93,10 @@ def test_a_part_that_is_not_a_workers_is_refused(tmp_path: Path) -> None:
     _, task = root_task(tmp_path / "empty")
     write_chunk(walk([task], 10), str(truncated))
     truncated.write_bytes(truncated.read_bytes()[:-20])
-    for path in (other, truncated, tmp_path / "missing.parquet"):
+    fifo = tmp_path / "fifo.parquet"
+    os.mkfifo(fifo)  # opening it would block until a writer came
+    link = tmp_path / "link.parquet"
+    link.symlink_to(other)
+    for path in (other, truncated, tmp_path / "missing.parquet", fifo, link):
         with pytest.raises(DamagedPart):
             read_chunk(str(path))
