@@ -9,7 +9,6 @@ selection, in any tool, counts each inode once, as mlspace and du do.
 
 from __future__ import annotations
 
-import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,6 +19,7 @@ import pyarrow.parquet as pq
 from mlspace.classify import Category, Inventory
 from mlspace.index.info import ScanInfo
 from mlspace.index.inventory_codec import encode_inventory
+from mlspace.index.json_slices import dumps_in_slices
 from mlspace.index.parquet_schema import (
     COLUMNS,
     FORMAT_NAME,
@@ -72,8 +72,9 @@ def index_writer(path: str, schema: pa.Schema, **options: Any) -> pq.ParquetWrit
 
 
 def metadata_document(inventory: Inventory, info: ScanInfo) -> bytes:
-    """scan_metadata as the compact UTF-8 JSON stored under METADATA_KEY."""
-    return json.dumps(scan_metadata(inventory, info), separators=(",", ":")).encode("utf-8")
+    """scan_metadata as the compact UTF-8 JSON stored under METADATA_KEY (made in slices:
+    the app saves a scan in a thread while its window runs)."""
+    return dumps_in_slices(scan_metadata(inventory, info)).encode("utf-8")
 
 
 def entry_table(inventory: Inventory) -> pa.Table:
