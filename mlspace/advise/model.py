@@ -135,4 +135,9 @@ class Plan:
         return sum(s.bytes for s in self.suggestions)
 
     def by_id(self, suggestion_id: str) -> Suggestion | None:
-        return next((s for s in self.suggestions if s.id == suggestion_id), None)
+        return self._ids.get(suggestion_id)
+
+    @cached_property
+    def _ids(self) -> dict[str, Suggestion]:
+        """Suggestions by id, made on the first lookup (a panel of thousands asks each)."""
+        return {s.id: s for s in reversed(self.suggestions)}  # the first of an id, as before
