@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import mount_tmpfs
+from gui_helpers import show_tab
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 from workspaces import hf_run
@@ -61,7 +62,7 @@ def open_window(qtbot: QtBot, root: Path) -> MainWindow:
 
 def suggestion_row(window: MainWindow, title: str) -> QTreeWidgetItem:
     panel = window.suggestions
-    window.tabs.setCurrentWidget(panel)
+    show_tab(window, panel)
     return next(i for i in panel.suggestion_items() if i.text(0) == title)
 
 

@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from gui_helpers import click_in_plot
+from gui_helpers import click_in_plot, show_tab
 from pytestqt.qtbot import QtBot
 
 from mlspace.demo import MARKER, generate
@@ -65,7 +65,7 @@ def scan_grow_scan(window: MainWindow, qtbot: QtBot, root: Path) -> int:
 def compare_with_first_scan(window: MainWindow, qtbot: QtBot, scans: int) -> None:
     """Open the Growth tab, wait for the saved scans, click the first one."""
     growth = window.growth
-    window.tabs.setCurrentWidget(growth)
+    show_tab(window, growth)
     qtbot.waitUntil(lambda: len(growth.points) == scans, timeout=WAIT_MS)
     qtbot.wait(50)  # laid out with the points' ranges
     with qtbot.waitSignal(window.ws.compare_changed, timeout=WAIT_MS):

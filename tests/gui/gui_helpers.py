@@ -9,7 +9,7 @@ from pyqtgraph import PlotWidget
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
@@ -24,6 +24,13 @@ def wait_drawn(window: MainWindow, timeout_s: float = 10.0) -> None:
     while window.ws.redraws.pending:
         assert time.monotonic() < deadline, "the views did not finish redrawing"
         QTest.qWait(5)
+
+
+def show_tab(window: MainWindow, page: QWidget) -> None:
+    """Bring a tab to the front as a click on it does, and wait until it is drawn: a tab
+    that must make its rows anew fills on the turns after it shows."""
+    window.tabs.setCurrentWidget(page)
+    wait_drawn(window)
 
 
 def right_click_row(window: MainWindow, path: str) -> list:  # noqa: ANN202

@@ -23,7 +23,7 @@ from archive_helpers import (
     workspace,
 )
 from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
-from gui_helpers import right_click_bar, right_click_row
+from gui_helpers import right_click_bar, right_click_row, show_tab
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot
@@ -218,7 +218,7 @@ def test_right_click_offers_the_tier_only_once_one_is_set(qtbot: QtBot, tmp_path
         dialog.save_button.click()
     texts = [a.text() for a in right_click_row(window, str(run))]
     assert not any("cold tier" in t or t.startswith(("Archive", "Bring back")) for t in texts)
-    window.tabs.setCurrentWidget(window.suggestions)
+    show_tab(window, window.suggestions)
     assert not window.suggestions.instead.isVisible()
     assert not any(r.text(0) == ARCHIVE_KEPT for r in window.suggestions.suggestion_items())
 
@@ -295,7 +295,7 @@ def test_the_panel_says_why_an_opened_scan_cannot_be_cleaned(
     reason = window.ws.read_only_reason
     assert reason.startswith("scanned on gpu-node3")
     panel = window.suggestions
-    window.tabs.setCurrentWidget(panel)
+    show_tab(window, panel)
     assert panel.notice.isVisible() and panel.notice.text().endswith(reason)
     rows = panel.suggestion_items()
     assert any(r.text(0) == ARCHIVE_KEPT for r in rows)

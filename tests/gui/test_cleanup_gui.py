@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cleanup_helpers import tree_digest
-from gui_helpers import confirm_when_asked, right_click_bar, right_click_row
+from gui_helpers import confirm_when_asked, right_click_bar, right_click_row, show_tab
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
@@ -55,7 +55,7 @@ def test_cancelling_the_confirmation_moves_nothing(window: MainWindow, demo_root
 def test_suggestions_panel_checks_and_cleans(window: MainWindow, qtbot: QtBot,
                                              demo_root: Path) -> None:
     panel = window.suggestions
-    window.tabs.setCurrentWidget(panel)
+    show_tab(window, panel)
     items = panel.suggestion_items()
     assert len(items) == len(window.ws.plan.suggestions) >= 5
     assert not panel.clean_button.isEnabled()
@@ -129,7 +129,7 @@ def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, q
 
 
 def test_right_click_a_run_offers_its_suggestions(window: MainWindow) -> None:
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
     runs = window.runs
     item = next(runs.topLevelItem(i) for i in range(runs.topLevelItemCount())
                 if runs.topLevelItem(i).text(0) == "outputs/bert-large-lr3e-4")

@@ -22,7 +22,7 @@ from growth_helpers import (
     scan_grow_scan,
     scan_in,
 )
-from gui_helpers import click_in_plot, confirm_when_asked, right_click_row
+from gui_helpers import click_in_plot, confirm_when_asked, right_click_row, show_tab
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from view_truth import assert_agrees_with_disk
@@ -91,7 +91,7 @@ def test_the_growth_tab_shows_each_scan_and_compares_the_first_with_now(
     assert window.model.index(0, 0, outputs).data() == "new-run-lr1e-4"
 
     # The treemap, coloured by growth: the new run all red, an unchanged folder grey.
-    window.tabs.setCurrentWidget(window.treemap)
+    show_tab(window, window.treemap)
     treemap = window.treemap
     assert treemap.by_growth.isVisible() and not treemap.legend.isVisible()
     window.ws.set_focus(window.ws.inventory.snapshot.find(str(workspace / "outputs")))
@@ -121,7 +121,7 @@ def test_the_growth_tab_shows_each_scan_and_compares_the_first_with_now(
     assert cell(window, run, CHANGE, VALUE_ROLE) == run_size
     assert_agrees_with_disk(window)
 
-    window.tabs.setCurrentWidget(growth)
+    show_tab(window, growth)
     qtbot.mouseClick(growth.stop, Qt.MouseButton.LeftButton)
     assert window.ws.compared is None
     qtbot.waitUntil(lambda: header.isSectionHidden(CHANGE))
@@ -132,7 +132,7 @@ def test_with_no_history_the_tab_says_how_it_builds_up(window: MainWindow, qtbot
                                                        ) -> None:
     """The demo is never kept: its Growth tab explains where saved scans come from."""
     growth = window.growth
-    window.tabs.setCurrentWidget(growth)
+    show_tab(window, growth)
     qtbot.waitUntil(lambda: not growth.reader.running, timeout=WAIT_MS)
     text = growth.summary.text()
     assert "No saved scans of this folder yet" in text

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from growth_helpers import compare_with_first_scan, kept_workspace, new_window, scan_grow_scan
-from gui_helpers import wait_drawn
+from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QPainter, QPicture
 from PySide6.QtWidgets import (
@@ -195,7 +195,7 @@ def test_breadcrumb_parts_have_separators(window: MainWindow, demo_root: Path) -
 
 
 def test_runs_are_named_with_their_parent_folders(window: MainWindow) -> None:
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
     runs = window.runs
     names = {runs.topLevelItem(i).text(0) for i in range(runs.topLevelItemCount())}
     assert {"lightning_logs/version_0", "lightning_logs/version_1",
@@ -268,7 +268,7 @@ def test_owner_chart_growth_tab_and_change_column_fit(qtbot: QtBot, tmp_path: Pa
     assert not header.isSectionHidden(CHANGE)
     assert header.sectionSize(NAME) >= 150, "the names have no room left"
     growth = window.growth
-    window.tabs.setCurrentWidget(growth)
+    show_tab(window, growth)
     _settle(window)
     for label in (growth.summary, growth.comparing, growth.legend):
         problems += [f"Growth tab: {p}" for p in _label_problems(label)]

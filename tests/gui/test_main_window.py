@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab
 from PySide6.QtCore import QPointF, Qt
 from pytestqt.qtbot import QtBot
 
@@ -127,7 +128,7 @@ def test_checkpoint_details_show_best_and_latest(window: MainWindow, demo_root: 
 
 
 def test_runs_view_lists_runs_with_best_and_latest(window: MainWindow) -> None:
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
     runs = window.runs
     names = [runs.topLevelItem(i).text(0) for i in range(runs.topLevelItemCount())]
     assert "outputs/bert-large-lr3e-4" in names

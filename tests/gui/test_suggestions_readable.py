@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QTreeWidgetItem
@@ -27,7 +28,7 @@ GONE = ["checkpoint-1000", "checkpoint-2000", "checkpoint-3000", "checkpoint-400
 def _retention_row(window: MainWindow) -> tuple[QTreeWidgetItem, Suggestion]:
     """The expanded row of the demo's bert-large retention suggestion, and the suggestion."""
     panel = window.suggestions
-    window.tabs.setCurrentWidget(panel)
+    show_tab(window, panel)
     row = next(i for i in panel.suggestion_items()
                if i.text(0) == "Keep best 1 + latest 2 of bert-large-lr3e-4")
     panel.tree.expandItem(row)
@@ -77,6 +78,7 @@ def test_items_show_relative_names_sizes_and_steps_then_what_is_kept(
 def test_sizes_follow_the_size_mode(window: MainWindow) -> None:
     for apparent in (True, False):
         window.ws.set_apparent(apparent)
+        wait_drawn(window)  # the shown tab redraws on a turn of its own
         row, s = _retention_row(window)
         assert [r.text(1) for r in _children(row)[1:]] == \
             [_size(window, i) for i in (*s.items, *s.kept)]
@@ -141,6 +143,9 @@ def test_a_suggestion_whose_kept_item_went_drops_out_until_it_is_back(
     ws.mark_removed([best + "/optimizer.pt"], removed=False)
     ws.mark_removed([best])
     assert ws.plan.by_id(s.id) is None
+    wait_drawn(window)
     assert all(i.text(0) != s.title for i in window.suggestions.suggestion_items())
     ws.mark_removed([best], removed=False)
     assert ws.plan.by_id(s.id) is not None
+    wait_drawn(window)
+    assert any(i.text(0) == s.title for i in window.suggestions.suggestion_items())

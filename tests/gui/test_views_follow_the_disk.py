@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gui_helpers import confirm_when_asked
+from gui_helpers import confirm_when_asked, show_tab
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
@@ -24,7 +24,7 @@ from mlspace.ui.main_window import MainWindow
 def _clean_from_panel(window: MainWindow, qtbot: QtBot, title: str) -> None:
     """Check one suggestion in the Suggestions tab, click "Clean up checked…", confirm."""
     panel = window.suggestions
-    window.tabs.setCurrentWidget(panel)
+    show_tab(window, panel)
     item = next(i for i in panel.suggestion_items() if i.text(0).startswith(title))
     item.setCheckState(0, Qt.CheckState.Checked)
     confirm_when_asked(window)
@@ -111,7 +111,7 @@ def test_charts_and_tree_agree_after_a_cleanup_and_an_undo(window: MainWindow, q
 
 # ------------------------------------------------------------------------ item 2: runs, details
 def test_runs_tab_follows_a_cleanup_and_its_undo(window: MainWindow, qtbot: QtBot) -> None:
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
 
     def bert_large() -> tuple[str, str]:
         runs = window.runs
@@ -122,12 +122,12 @@ def test_runs_tab_follows_a_cleanup_and_its_undo(window: MainWindow, qtbot: QtBo
     size_before, count_before = bert_large()
     assert count_before == "12"
     _clean_from_panel(window, qtbot, "Keep best 1 + latest 2 of bert-large-lr3e-4")
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
     size_after, count_after = bert_large()
     assert count_after == "3" and size_after != size_before
     assert_agrees_with_disk(window)
     _undo(window, qtbot)
-    window.tabs.setCurrentWidget(window.runs)
+    show_tab(window, window.runs)
     assert bert_large() == (size_before, count_before)
     assert_agrees_with_disk(window)
 

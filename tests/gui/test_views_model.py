@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gui_helpers import confirm_when_asked
+from gui_helpers import confirm_when_asked, show_tab
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -154,7 +154,7 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
     @rule(data=st.data())
     def click_a_run(self, data: st.DataObject) -> None:
         runs = self.window.runs
-        self.window.tabs.setCurrentWidget(runs)
+        show_tab(self.window, runs)
         if runs.topLevelItemCount():
             item = runs.topLevelItem(data.draw(st.integers(0, runs.topLevelItemCount() - 1)))
             runs.scrollToItem(item)
@@ -165,7 +165,7 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
     @rule(data=st.data())
     def apply_a_suggestion(self, data: st.DataObject) -> None:
         panel = self.window.suggestions
-        self.window.tabs.setCurrentWidget(panel)
+        show_tab(self.window, panel)
         item = data.draw(st.sampled_from(panel.suggestion_items()))
         item.setCheckState(0, Qt.CheckState.Checked)
         before = self.window.ws.inventory

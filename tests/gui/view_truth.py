@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from gui_helpers import wait_drawn
+from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QTreeView
 
@@ -138,9 +138,9 @@ def on_screen(window: MainWindow) -> Screen:
     wait_drawn(window)
     tabs = window.tabs
     current = tabs.currentWidget()
-    tabs.setCurrentWidget(window.runs)  # a hidden tab rebuilds when shown, as for a person
+    show_tab(window, window.runs)  # a hidden tab rebuilds when shown, as for a person
     runs = _runs(window.runs)
-    tabs.setCurrentWidget(current)
+    show_tab(window, current)
     canvas = window.treemap.canvas
     canvas.relayout()
     snap = window.ws.inventory.snapshot

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from gui_helpers import show_tab
 from hostile_helpers import assert_clean_run, mlspace_cli, sane_record, suggested_paths
 from layouts import inventory_of, make, trainer_state
 
@@ -202,7 +203,7 @@ def test_the_app_shows_the_workspace(tmp_path: Path, qtbot: QtBot,
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=60_000):
         win.open_paths([str(root)])
-    win.tabs.setCurrentWidget(win.runs)
+    show_tab(win, win.runs)
     assert win.runs.topLevelItemCount() == len(ODD)
     inv = win.ws.inventory
     for artifact in inv.artifacts:
