@@ -25,6 +25,7 @@ import os
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -383,6 +384,12 @@ class Workspace(QObject):
         assert self.inventory is not None
         return self.filter.size(self.inventory, entry, self.apparent)
 
+    def sizes(self, entries: Iterable[int]) -> np.ndarray:
+        """``size`` of many entries in one pass (a list of runs, not one call a row)."""
+        assert self.inventory is not None
+        return self.filter.sizes(self.inventory, np.fromiter(entries, dtype=np.int64),
+                                 self.apparent)
+
     def visible_children(self, folder: int) -> tuple[np.ndarray, np.ndarray]:
         """A folder's visible children and their sizes (-1: the scan roots), unsorted."""
         assert self.inventory is not None
@@ -679,12 +686,50 @@ class Workspace(QObject):
         return None
 
     def _present(self, a: Artifact) -> bool:
-        return not bool(self.removed[list(a.entries or (a.entry,))].all())
+        return self._artifacts_now([a])[0][0]
 
     def artifact_totals(self, a: Artifact) -> tuple[int, int]:
         """(on disk, apparent) of an artifact now: what is left of its folder or files."""
-        parts = [self.totals(e) for e in (a.entries or (a.entry,))]
-        return sum(t.disk_usage for t in parts), sum(t.apparent_size for t in parts)
+        _, disk, apparent = self._artifacts_now([a])
+        return disk[0], apparent[0]
+
+    def _artifacts_now(self, artifacts: list[Artifact]
+                       ) -> tuple[list[bool], list[int], list[int]]:
+        """Of each artifact: is any of it left, and (on disk, apparent) what is left. All
+        in array passes: a run list measures thousands of checkpoints at once."""
+        assert self.inventory is not None
+        entries = [a.entries or (a.entry,) for a in artifacts]
+        lengths = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
+        flat = np.fromiter(chain.from_iterable(entries), dtype=np.int64,
+                           count=int(lengths.sum()))
+        owner = np.repeat(np.arange(len(artifacts)), lengths)
+        gone = self.removed[flat]
+        n = len(artifacts)
+        sums = [exact_bincount(owner, np.where(gone, 0, self.whole.sizes(
+            self.inventory, flat, apparent)), n).tolist() for apparent in (False, True)]
+        left = (exact_bincount(owner, gone.astype(np.int64), n) < lengths).tolist()
+        return left, sums[0], sums[1]
+
+    def _series_now(self, inv: Inventory) -> dict[str, SeriesNow]:
+        """Every series with checkpoints left, with what they hold now (the checkpoints of
+        all series measured together)."""
+        members = [inv.artifact_by_id[m] for s in inv.series for m in s.members]
+        present, disk, apparent = self._artifacts_now(members)
+        by_id: dict[str, SeriesNow] = {}
+        at = 0
+        for s in inv.series:
+            mine = range(at, at + len(s.members))
+            at = mine.stop
+            left = [i for i in mine if present[i]]
+            if not left:
+                continue
+            tools = [members[i].tool or "checkpoint" for i in left]
+            counted = [i for i in left if members[i].copy_kind != "hard link"]
+            by_id[s.id] = SeriesNow(s, tuple(members[i].id for i in left),
+                                    max(dict.fromkeys(tools), key=tools.count),
+                                    sum(disk[i] for i in counted),
+                                    sum(apparent[i] for i in counted))
+        return by_id
 
     def series_now(self, series_id: str) -> SeriesNow | None:
         """A series as it is now, None when none of its checkpoints is left."""
@@ -699,17 +744,7 @@ class Workspace(QObject):
         def make() -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
             inv = self.inventory
             assert inv is not None
-            by_id: dict[str, SeriesNow] = {}
-            for s in inv.series:
-                members = [inv.artifact_by_id[m] for m in s.members]
-                left = [a for a in members if self._present(a)]
-                if not left:
-                    continue
-                tools = [a.tool or "checkpoint" for a in left]
-                sizes = [self.artifact_totals(a) for a in left if a.copy_kind != "hard link"]
-                by_id[s.id] = SeriesNow(s, tuple(a.id for a in left),
-                                        max(dict.fromkeys(tools), key=tools.count),
-                                        sum(d for d, _ in sizes), sum(a for _, a in sizes))
+            by_id = self._series_now(inv)
             runs = []
             for run in inv.runs:
                 if self.removed[run.entry]:
