@@ -1,6 +1,6 @@
 """Does the app's event loop stall on a big tree? (issues 4 and 14)
 
-    python benchmarks/bench_ui.py [--files 1000000] [--dir /tmp/mlspace-bench]
+    python benchmarks/bench_ui.py [--files 1000000] [--dir /tmp/mlspace-bench] [--tab Runs]
 
 Opens the main window offscreen and runs what a user does, one step after another: scan the
 generated tree and show the result, filter by a category, filter by a name, clear the
@@ -20,6 +20,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import shutil
 import sys
 import tempfile
 import time
@@ -39,6 +40,9 @@ def main() -> None:
                                      formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--files", type=int, default=1_000_000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/mlspace-bench"))
+    parser.add_argument("--tab", default="Treemap",
+                        choices=("Treemap", "Suggestions", "Runs", "Growth"),
+                        help="the tab in front while the steps run (each redraws when shown)")
     parser.add_argument("--profile", action="store_true",
                         help="print where the GUI thread spent each step's time (cProfile)")
     args = parser.parse_args()
@@ -60,6 +64,8 @@ def main() -> None:
     window = MainWindow()
     window.resize(1280, 820)
     window.show()
+    window.tabs.setCurrentIndex([window.tabs.tabText(i) for i in range(window.tabs.count())]
+                                .index(args.tab))
     # Confirm the cleanup without a person at the dialog.
     main_window_module.ConfirmCleanup.exec = lambda self: self.DialogCode.Accepted  # type: ignore[method-assign]
     ticks: list[float] = []
@@ -140,6 +146,7 @@ def main() -> None:
 
     QTimer.singleShot(100, start)
     app.exec()
+    shutil.rmtree(private, ignore_errors=True)  # the history and trash of this run
     entries = len(window.ws.inventory.snapshot) if window.ws.inventory else 0
     print(f"tree: {root} ({entries:,} entries); cleaned {plan_sizes.get('items', 0)} items")
     print(f"{'step':34} {'took':>8} {'longest stall':>14} {'p99 gap':>8}")
