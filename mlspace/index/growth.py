@@ -118,12 +118,15 @@ def _same_names(old: Snapshot, new: Snapshot, rows: np.ndarray, old_rows: np.nda
     went, the usual case) is matched whole, without a lookup per name."""
     new_parts, old_parts = [], []
     for row, old_row in zip(rows.tolist(), old_rows.tolist(), strict=True):
-        names, old_names = new.child_names(row), old.child_names(old_row)
         first, old_first = int(new.dir_first[row]), int(old.dir_first[old_row])
-        if names == old_names:
-            new_parts.append(np.arange(first, first + len(names), dtype=np.int64))
-            old_parts.append(np.arange(old_first, old_first + len(names), dtype=np.int64))
+        # Compared as stored: decoding a folder of 100,000 names and comparing the lists
+        # held the interpreter 50 ms, and the app's window with it (this runs in a worker).
+        if new.child_name_bytes(row) == old.child_name_bytes(old_row):
+            count = int(new.dir_count[row])
+            new_parts.append(np.arange(first, first + count, dtype=np.int64))
+            old_parts.append(np.arange(old_first, old_first + count, dtype=np.int64))
             continue
+        names, old_names = new.child_names(row), old.child_names(old_row)
         where = {name: i for i, name in enumerate(old_names)}
         pairs = [(first + i, old_first + where[name]) for i, name in enumerate(names)
                  if name in where]
