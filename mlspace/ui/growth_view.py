@@ -224,15 +224,22 @@ class GrowthView(QWidget):
 
     # ---------------------------------------------------------------- comparing
     def compare(self, point: GrowthPoint) -> None:
-        """Read that scan and match it with the scan shown, in the worker."""
+        """Read that scan and match it with the scan shown, in the worker. The worker starts
+        on a turn after the click is answered on screen: started first, its reading took
+        the interpreter from the window while the plot laid itself out again."""
         inv = self.ws.inventory
         if inv is None:
             return
         self.chosen = point
-        shown = inv.snapshot
-        self.comparer.run(lambda: _compare(point, shown), self._compared, self._not_compared)
         self._show_comparing()
         self._mark_chosen()
+        shown = inv.snapshot
+
+        def start() -> None:
+            if self.chosen is point:  # not another scan picked meanwhile
+                self.comparer.run(lambda: _compare(point, shown), self._compared,
+                                  self._not_compared)
+        self.ws.redraws.later(start)
 
     def _compared(self, result: object) -> None:
         point, then = result  # type: ignore[misc]
