@@ -307,9 +307,12 @@ class Snapshot:
 
     def child_names(self, row: int) -> list[str]:
         """The names of a listed directory's children, decoded in one go."""
-        if self.dir_count[row] == 0:
+        first, count = int(self.dir_first[row]), int(self.dir_count[row])
+        if count == 0:
             return []
-        return str(self.child_name_bytes(row), "utf-8", "surrogateescape").split("\0")
+        off = self.name_offsets
+        block = self.name_buffer[off[first] : off[first + count] - 1]
+        return str(block, "utf-8", "surrogateescape").split("\0")
 
     def child_name_bytes(self, row: int) -> bytes:
         """A listed directory's children's names as stored, each ended by a NUL: two
