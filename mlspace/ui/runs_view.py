@@ -53,9 +53,12 @@ class RunsView(RefreshWhenShown, QTreeWidget):
         self.itemSelectionChanged.connect(self._selected)
 
     def prepare(self) -> None:
-        """The runs as they are now, made on a turn before the list is rebuilt from them."""
-        if self.ws.inventory is not None:
-            self.ws.runs()
+        """The runs as they are now and their names, made on a turn before the list is
+        built from them (together with it, a first list of a thousand runs took 60 ms)."""
+        inv = self.ws.inventory
+        if inv is not None:
+            for run in self.ws.runs():
+                self._label(run.run, inv)
 
     def rebuilds(self) -> bool:
         return self.ws.inventory is not self._built[0] or self.ws.apparent != self._built[1]
