@@ -12,7 +12,6 @@ import pytest
 from cleanup_helpers import mount_tmpfs
 from gui_helpers import show_tab
 from PySide6.QtWidgets import QTreeWidgetItem
-from pytestqt.qtbot import QtBot
 from workspaces import hf_run
 
 from mlspace.act.tier import Tier
@@ -48,16 +47,6 @@ def workspace(tmp_path: Path) -> tuple[Path, Path]:
     """(the workspace, its run): checkpoint-10 the best, 50 and 60 the latest."""
     root = tmp_path / "ws"
     return root, hf_run(root)
-
-
-def open_window(qtbot: QtBot, root: Path) -> MainWindow:
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 820)
-    window.show()
-    with qtbot.waitSignal(window.scan_finished, timeout=WAIT_MS):
-        window.open_paths([str(root)])
-    return window
 
 
 def suggestion_row(window: MainWindow, title: str) -> QTreeWidgetItem:

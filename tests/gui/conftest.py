@@ -9,7 +9,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui_helpers import wait_drawn  # noqa: E402
+from gui_helpers import open_window  # noqa: E402
 
 from mlspace.demo import generate  # noqa: E402
 from mlspace.ui.main_window import MainWindow  # noqa: E402
@@ -22,14 +22,7 @@ def demo_root(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def window(qtbot, demo_root: Path) -> MainWindow:  # noqa: ANN001
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1280, 820)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
-        win.open_paths([str(demo_root)])
-    wait_drawn(win)  # and what waits for the views (the Growth tab's history)
-    return win
+    return open_window(qtbot, demo_root)
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ click a chart."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from pyqtgraph import PlotWidget
 from PySide6.QtCore import QPointF, Qt, QTimer
@@ -24,6 +25,18 @@ def wait_drawn(window: MainWindow, timeout_s: float = 10.0) -> None:
     while window.ws.redraws.pending:
         assert time.monotonic() < deadline, "the views did not finish redrawing"
         QTest.qWait(5)
+
+
+def open_window(qtbot: QtBot, root: Path | str) -> MainWindow:
+    """A main window at the default size, showing a finished scan of ``root``, drawn."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 820)
+    window.show()
+    with qtbot.waitSignal(window.scan_finished, timeout=30_000):
+        window.open_paths([str(root)])
+    wait_drawn(window)  # and what waits for the views (the Growth tab's history)
+    return window
 
 
 def show_tab(window: MainWindow, page: QWidget) -> None:

@@ -18,12 +18,11 @@ from archive_helpers import (
     group_of,
     mount_or_lift_guard,
     name_tier,
-    open_window,
     suggestion_row,
     workspace,
 )
 from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
-from gui_helpers import right_click_bar, right_click_row, show_tab
+from gui_helpers import open_window, right_click_bar, right_click_row, show_tab
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMenu
 from pytestqt.qtbot import QtBot

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import confirm_when_asked, show_tab, wait_drawn
+from gui_helpers import confirm_when_asked, open_window, show_tab, wait_drawn
 from ml_trees import Recipe, build
 from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
@@ -24,14 +24,7 @@ RECIPE = Recipe(hf_runs=tuple((2 + n % 3, n % 2, 3.0) for n in range(11)), light
 
 @pytest.fixture
 def runs(qtbot: QtBot, tmp_path: Path) -> tuple[MainWindow, RunsView]:
-    root = build(tmp_path / "ws", RECIPE)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1280, 820)
-    win.show()
-    with qtbot.waitSignal(win.scan_finished, timeout=30_000):
-        win.open_paths([str(root)])
-    wait_drawn(win)
+    win = open_window(qtbot, build(tmp_path / "ws", RECIPE))
     show_tab(win, win.runs)
     return win, win.runs
 

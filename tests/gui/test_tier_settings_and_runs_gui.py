@@ -15,12 +15,11 @@ from archive_helpers import (
     group_of,
     mount_or_lift_guard,
     name_tier,
-    open_window,
     suggestion_row,
     workspace,
 )
 from cleanup_helpers import tree_digest, unmount
-from gui_helpers import confirm_when_asked
+from gui_helpers import confirm_when_asked, open_window
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from workspaces import age

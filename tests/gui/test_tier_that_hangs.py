@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from archive_helpers import WAIT_MS, name_tier, open_window, workspace
-from gui_helpers import right_click_row
+from archive_helpers import WAIT_MS, name_tier, workspace
+from gui_helpers import open_window, right_click_row
 from PySide6.QtCore import QElapsedTimer, QTimer
 from pytestqt.qtbot import QtBot
 
