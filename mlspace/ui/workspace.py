@@ -22,10 +22,8 @@ so, and the window then rescans, keeping the view (``load(..., keep_view=True)``
 from __future__ import annotations
 
 import os
-from bisect import bisect_left
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from itertools import chain
+from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
@@ -35,7 +33,7 @@ from mlspace.act.tier_advice import with_user_archive
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.advise.standing import StandingIndex
 from mlspace.ages import BUCKETS, AgeTable
-from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory, Run, Series
+from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory
 from mlspace.config import Settings
 from mlspace.filtering import (
     FilterResult,
@@ -51,57 +49,14 @@ from mlspace.scan import Totals
 from mlspace.scan.arrays import exact_bincount
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 from mlspace.ui.redraws import Redraws
-
-
-@dataclass(frozen=True)
-class SeriesNow:
-    """A checkpoint series as it is on disk now: the members still there, oldest first."""
-
-    series: Series
-    members: tuple[str, ...]
-    tool: str  # the commonest tool of the members left (a fresh scan's rule)
-    disk_usage: int  # hard-link copies not counted twice
-    apparent_size: int
-
-
-@dataclass(frozen=True)
-class RunNow:
-    """A run as it is on disk now, with the series that still hold checkpoints."""
-
-    run: Run
-    tool: str | None
-    series: tuple[SeriesNow, ...]
-
-
-class SeriesPaths:
-    """A scan's checkpoint series by the paths through which moving something can change
-    what a scan would say of them: their folder (a record or pointer beside the
-    checkpoints) and their best and latest checkpoints."""
-
-    def __init__(self, inventory: Inventory) -> None:
-        self.by_folder: dict[str, list[Series]] = {}
-        named: list[tuple[str, int]] = []
-        for index, s in enumerate(inventory.series):
-            self.by_folder.setdefault(s.path, []).append(s)
-            named += [(inventory.artifact_by_id[a].path, index) for a in (s.best, s.latest)
-                      if a]
-        named.sort()
-        self.named = [path for path, _ in named]  # sorted, for bisecting
-        self.named_series = [inventory.series[index] for _, index in named]
-
-    def near(self, paths: Iterable[str]) -> list[Series]:
-        """The series with one of ``paths`` in their folder, or whose best or latest
-        checkpoint is one of ``paths`` or lies inside one."""
-        found: dict[str, Series] = {}
-        for path in paths:
-            for s in self.by_folder.get(os.path.dirname(path), ()):
-                found[s.id] = s
-            inside = path.rstrip("/") + "/"
-            # The path itself, then every path under it: "a/" up to "a0" ("0" follows "/").
-            for low, high in ((path, path + "\0"), (inside, inside[:-1] + "0")):
-                for i in range(bisect_left(self.named, low), bisect_left(self.named, high)):
-                    found[self.named_series[i].id] = self.named_series[i]
-        return list(found.values())
+from mlspace.ui.runs_now import (
+    RunNow,
+    SeriesNow,
+    SeriesPaths,
+    current_artifacts,
+    current_runs,
+    current_series,
+)
 
 
 class Workspace(QObject):
@@ -695,41 +650,8 @@ class Workspace(QObject):
 
     def _artifacts_now(self, artifacts: list[Artifact]
                        ) -> tuple[list[bool], list[int], list[int]]:
-        """Of each artifact: is any of it left, and (on disk, apparent) what is left. All
-        in array passes: a run list measures thousands of checkpoints at once."""
         assert self.inventory is not None
-        entries = [a.entries or (a.entry,) for a in artifacts]
-        lengths = np.fromiter(map(len, entries), dtype=np.int64, count=len(entries))
-        flat = np.fromiter(chain.from_iterable(entries), dtype=np.int64,
-                           count=int(lengths.sum()))
-        owner = np.repeat(np.arange(len(artifacts)), lengths)
-        gone = self.removed[flat]
-        n = len(artifacts)
-        sums = [exact_bincount(owner, np.where(gone, 0, self.whole.sizes(
-            self.inventory, flat, apparent)), n).tolist() for apparent in (False, True)]
-        left = (exact_bincount(owner, gone.astype(np.int64), n) < lengths).tolist()
-        return left, sums[0], sums[1]
-
-    def _series_now(self, inv: Inventory) -> dict[str, SeriesNow]:
-        """Every series with checkpoints left, with what they hold now (the checkpoints of
-        all series measured together)."""
-        members = [inv.artifact_by_id[m] for s in inv.series for m in s.members]
-        present, disk, apparent = self._artifacts_now(members)
-        by_id: dict[str, SeriesNow] = {}
-        at = 0
-        for s in inv.series:
-            mine = range(at, at + len(s.members))
-            at = mine.stop
-            left = [i for i in mine if present[i]]
-            if not left:
-                continue
-            tools = [members[i].tool or "checkpoint" for i in left]
-            counted = [i for i in left if members[i].copy_kind != "hard link"]
-            by_id[s.id] = SeriesNow(s, tuple(members[i].id for i in left),
-                                    max(dict.fromkeys(tools), key=tools.count),
-                                    sum(disk[i] for i in counted),
-                                    sum(apparent[i] for i in counted))
-        return by_id
+        return current_artifacts(self.inventory, artifacts, self.removed, self.whole)
 
     def series_now(self, series_id: str) -> SeriesNow | None:
         """A series as it is now, None when none of its checkpoints is left."""
@@ -742,22 +664,9 @@ class Workspace(QObject):
 
     def _runs(self) -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
         def make() -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
-            inv = self.inventory
-            assert inv is not None
-            by_id = self._series_now(inv)
-            runs = []
-            for run in inv.runs:
-                if self.removed[run.entry]:
-                    continue
-                series = tuple(by_id[s] for s in run.series if s in by_id)
-                folder = self._artifact_at.get(run.entry)
-                is_run_folder = folder is not None and folder.kind == "run"
-                if not series and not is_run_folder:
-                    continue
-                tool = folder.tool if is_run_folder and folder.tool else \
-                    series[0].tool if series else None
-                runs.append(RunNow(run, tool, series))
-            return tuple(runs), by_id
+            assert self.inventory is not None
+            by_id = current_series(self.inventory, self.removed, self.whole)
+            return current_runs(self.inventory, by_id, self.removed, self._artifact_at), by_id
         return self._cached("disk:runs", make)  # type: ignore[return-value]
 
     # ---------------------------------------------------------------- the cold tier
