@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mlspace.scan import cluster_task, scanner
-from mlspace.scan.cluster_task import CANCEL_CHECK, ClusterError, running_walks, walk_task
+from mlspace.scan.cluster_task import CANCEL_CHECK, ClusterError, walk_task, walks_not_done
 from mlspace.scan.exclude import compile_excludes
 from mlspace.scan.walker import DirTask, WalkChunk, walk
 
@@ -285,12 +285,15 @@ class _DaskPool:
 
         event = Event(self.scan_id, client=self.client)
         event.set()
+        keys = [future.key for future in self.futures]
         self.client.cancel(list(self.futures))
         self.futures.clear()
         deadline = time.monotonic() + STOP_TIMEOUT
+        quiet = 0  # answers in a row with nothing left: two, as a queued task may arrive late
         with contextlib.suppress(Exception):  # a worker gone or not answering: nothing to wait
-            while time.monotonic() < deadline and \
-                    sum(self.client.run(running_walks, self.scan_id).values()):
+            while time.monotonic() < deadline and quiet < 2:
+                left = sum(self.client.run(walks_not_done, self.scan_id, keys).values())
+                quiet = 0 if left else quiet + 1
                 time.sleep(CANCEL_CHECK / 2)
         event.clear()  # the scheduler forgets a cleared event
 

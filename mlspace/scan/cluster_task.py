@@ -19,6 +19,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from mlspace.scan.exclude import compile_excludes
 from mlspace.scan.walker import DirTask, WalkChunk, describe_error, walk
@@ -63,6 +64,22 @@ def running_walks(scan_id: str | None = None) -> int:
     every worker with ``client.run(running_walks)``."""
     with _running_lock:
         return _running[scan_id] if scan_id is not None else sum(_running.values())
+
+
+#: A worker's states of a task that may still start walking, or still walks.
+_NOT_DONE = frozenset({"waiting", "ready", "constrained", "executing", "long-running",
+                       "cancelled", "resumed"})
+
+
+def walks_not_done(scan_id: str, keys: list[object], dask_worker: Any = None) -> int:
+    """Tasks of the scan that this worker still walks or may yet start: counted by walk, and
+    by the worker's state of the tasks' ``keys`` (a cancel reaches a worker's queue after
+    the client's call returns, so a queued task could start after the walks were counted).
+    Dask passes ``dask_worker`` to a function run with ``client.run``."""
+    tasks = dask_worker.state.tasks if dask_worker is not None else {}
+    queued = sum(1 for key in keys
+                 if (task := tasks.get(key)) is not None and task.state in _NOT_DONE)
+    return max(running_walks(scan_id), queued)
 
 
 def walk_task(group: list[DirTask], budget: int, cross_filesystems: bool,

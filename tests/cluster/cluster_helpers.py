@@ -5,6 +5,7 @@ cluster scan can be compared with a local one entry for entry."""
 from __future__ import annotations
 
 import os
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,16 @@ def require_dask() -> None:
     """Skip, saying why, where the cluster extra is not installed."""
     pytest.importorskip("distributed", reason="Dask is not installed: pip install "
                         "'mlspace[cluster]' (.ci/run does) to run the cluster tests")
+
+
+def wait_for_file(path: str, timeout: float = 30.0) -> bool:
+    """A task for a worker that holds its thread until ``path`` exists (or ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def make_linked_tree(root: Path) -> Path:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 import slow_storage
-from cluster_helpers import assert_same_scan, group_alive, make_wide_tree
+from cluster_helpers import assert_same_scan, group_alive, make_wide_tree, wait_for_file
 
 from mlspace.scan import ScanOptions, ScanProgress, scan, scanner
 from mlspace.scan.cluster import DaskSharer
-from mlspace.scan.cluster_task import running_walks
+from mlspace.scan.cluster_task import running_walks, walks_not_done
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -82,6 +82,24 @@ def test_cancelling_stops_the_tasks_and_leaves_no_worker_busy(
     assert sum(busy.values()) == 0
     assert not any(processing.values())
     assert elapsed < 2.0
+
+
+def test_a_task_a_worker_holds_counts_until_it_ends(tmp_path: Path, client: Client) -> None:
+    """Closing waits for the tasks the workers hold, read from the workers' own task states:
+    a walk not yet counted as running (queued, or just starting) is still waited for."""
+    go = tmp_path / "go"
+    future = client.submit(wait_for_file, str(go), pure=False)
+
+    def held() -> int:
+        return sum(client.run(walks_not_done, "no-walk-here", [future.key]).values())
+
+    deadline = time.monotonic() + 30
+    while not held() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert held() == 1 and running_walks() == 0
+    go.touch()
+    assert future.result(timeout=30)
+    assert held() == 0
 
 
 _CTRL_C = r"""
