@@ -5,10 +5,9 @@ from __future__ import annotations
 import html
 import os
 import time
-from dataclasses import replace
 from functools import partial
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,11 +20,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -42,11 +39,9 @@ from PySide6.QtWidgets import (
 
 from mlspace import fmt
 from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
-from mlspace.ages import BUCKETS
 from mlspace.classify import Category
 from mlspace.config import config_dir
 from mlspace.demo import is_demo
-from mlspace.filtering import FilterSpec
 from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
 from mlspace.ui.archive_actions import ArchiveActions
@@ -55,6 +50,7 @@ from mlspace.ui.cleanup_controller import CleanupController
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
+from mlspace.ui.filter_bar import FilterBar
 from mlspace.ui.growing_view import GrowingTree
 from mlspace.ui.growth_view import GrowthView
 from mlspace.ui.runs_view import RunsView
@@ -83,8 +79,6 @@ POLICY_CATEGORY = {
     "archive-checkpoints": Category.CHECKPOINT, "archive-datasets": Category.DATASET,
     "archive-logs": Category.LOG,  # to the cold tier
 }
-MIN_SIZES = (("Any size", 0), ("≥ 1 MiB", 1 << 20), ("≥ 100 MiB", 100 << 20),
-             ("≥ 1 GiB", 1 << 30), ("≥ 10 GiB", 10 << 30))
 WELCOME, SCANNING, VIEWS = range(3)
 #: The app's scans report the roots' top-level entries as they grow (the scanning page).
 LIVE_SCAN = ScanOptions(live_totals=True)
@@ -143,7 +137,6 @@ class MainWindow(QMainWindow):
             lambda done, total, path: self.status.setText(
                 f"Moving to the trash: {done}/{total} {os.path.basename(path)}"))
         self.ws.selection_changed.connect(self._sync_tree_selection)
-        self.ws.view_changed.connect(self._update_filter_label)
         self._restore_settings()
         self._refresh_recent()
         self.tiering.start(settings())
@@ -258,8 +251,9 @@ class MainWindow(QMainWindow):
         right.addWidget(charts)
         right.addWidget(self.details)
         right.setSizes([380, 200, 220])  # room for a checkpoint's facts in Details
-        self.filter_label = QLabel()
-        self.filter_label.setStyleSheet("padding: 2px 6px;")
+        self.filters = FilterBar(self.ws)
+        self.search, self.min_size = self.filters.search, self.filters.min_size
+        self.filter_label = self.filters.label
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -321,18 +315,7 @@ class MainWindow(QMainWindow):
         self.apparent_box.toggled.connect(self.apparent_action.setChecked)
         bar.addWidget(self.apparent_box)
         bar.addSeparator()
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Filter file names…")
-        self.search.setClearButtonEnabled(True)
-        self.search.setMaximumWidth(240)
-        self._search_timer = QTimer(self, singleShot=True, interval=250)
-        self._search_timer.timeout.connect(self._apply_search)
-        self.search.textChanged.connect(lambda _: self._search_timer.start())
         bar.addWidget(self.search)
-        self.min_size = QComboBox()
-        for label, _ in MIN_SIZES:
-            self.min_size.addItem(label)
-        self.min_size.currentIndexChanged.connect(self._apply_min_size)
         bar.addWidget(self.min_size)
         self.addToolBar(bar)
         self.toolbar = bar
@@ -496,7 +479,7 @@ class MainWindow(QMainWindow):
             if len(snap.root_entries) == 1:
                 self.tree.expand(self.model.index(0, 0))
             self._keep_growing_selection(snap)
-        self._update_filter_label()
+        self.filters.show_filter()
         self.setWindowTitle(f"mlspace — {self.source.title()}")
         # The views redraw on turns of their own (mlspace.ui.redraws): the page shows once
         # they have, in one paint, and the scan is shown then.
@@ -569,48 +552,7 @@ class MainWindow(QMainWindow):
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, SIZE, SIZE)
 
     def clear_filters(self) -> None:
-        self.search.clear()
-        self.min_size.setCurrentIndex(0)
-        self.ws.set_filter(FilterSpec())
-
-    def _apply_search(self) -> None:
-        self.ws.set_filter(replace(self.ws.filter.spec, text=self.search.text().strip()))
-
-    def _apply_min_size(self, index: int) -> None:
-        self.ws.set_filter(replace(self.ws.filter.spec, min_size=MIN_SIZES[index][1]))
-
-    def _update_filter_label(self) -> None:
-        spec = self.ws.filter.spec
-        parts = []
-        if spec.categories:
-            parts.append(" + ".join(sorted(c.info.label for c in spec.categories)))
-        if spec.bucket is not None:
-            parts.append(f"modified: {BUCKETS[spec.bucket].label.lower()}")
-        if spec.text:
-            parts.append(f"names containing “{spec.text}”")
-        if spec.owners:
-            parts.append("owned by " + " + ".join(sorted(map(self.ws.owner_label,
-                                                             spec.owners))))
-        if spec.min_size:
-            parts.append(f"at least {fmt.size(spec.min_size)}")
-        self.filter_label.setVisible(bool(parts))
-        self.filter_label.setText("Showing only " + ", ".join(parts) + " — Esc shows everything")
-        self._sync_filter_widgets()
-
-    def _sync_filter_widgets(self) -> None:
-        """The search box and the size box show the workspace's filter (a new scan resets
-        it), except while the user is typing a search that is not applied yet."""
-        spec = self.ws.filter.spec
-        if not self._search_timer.isActive() and self.search.text().strip() != spec.text:
-            self.search.blockSignals(True)
-            self.search.setText(spec.text)
-            self.search.blockSignals(False)
-        index = next((i for i, (_, size) in enumerate(MIN_SIZES) if size == spec.min_size),
-                     None)
-        if index is not None and index != self.min_size.currentIndex():
-            self.min_size.blockSignals(True)
-            self.min_size.setCurrentIndex(index)
-            self.min_size.blockSignals(False)
+        self.filters.clear()
 
     def _expand_again(self) -> None:
         """Expand every folder the user expanded that is shown again, and mark the

@@ -72,7 +72,7 @@ def test_suggestions_panel_checks_and_cleans(window: MainWindow, qtbot: QtBot,
 
 def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> None:
     window.search.setText("trace")
-    window._apply_search()
+    window.filters.apply_search()
     actions = right_click_row(window, str(window.ws.inventory.snapshot.roots[0] + "/profiler"))
     move = next(a for a in actions if a.text().startswith("Move to trash"))
     assert not move.isEnabled()

@@ -35,7 +35,8 @@ from pytestqt.qtbot import QtBot
 from view_truth import assert_agrees_with_disk
 
 from mlspace.act import last_undoable
-from mlspace.ui.main_window import MIN_SIZES, MainWindow
+from mlspace.ui.filter_bar import MIN_SIZES
+from mlspace.ui.main_window import MainWindow
 from mlspace.ui.tree_model import NAME
 
 WAIT_MS = 30_000
