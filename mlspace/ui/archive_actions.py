@@ -226,14 +226,13 @@ class ArchiveActions(QObject):
                         f"{self.ws.user.archive_link} in its place")
         folder = self.ws.inventory.snapshot.row_of(entry) >= 0  # type: ignore[union-attr]
         move.setEnabled(not refused and not (folder and self.ws.filter.spec.narrows))
-        move.triggered.connect(lambda: self.window._trash_selected(archive=True))
+        move.triggered.connect(lambda: self.window.menus.trash_selected(archive=True))
         cleanups = [s for s in self.ws.suggestions_for(entry)
                     if s.policy not in ARCHIVE_POLICIES]
         if cleanups:
             instead = menu.addMenu("Archive instead of trash")
             for s in cleanups:
-                size = s.apparent_bytes if self.ws.apparent else s.bytes
-                act = instead.addAction(f"{s.title} — frees {fmt.size(size)}")
+                act = instead.addAction(f"{s.title} — frees {fmt.size(self.ws.frees(s))}")
                 act.setEnabled(not self.ws.cleanup_refused(s.paths))
                 act.triggered.connect(
                     lambda _=False, s=s: self.window.confirm_and_clean([s], True))

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -38,8 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
-from mlspace.classify import Category
+from mlspace.advise import Suggestion
 from mlspace.config import config_dir
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
@@ -61,6 +59,7 @@ from mlspace.ui.saved_scans import (
     ask_where_to_save,
 )
 from mlspace.ui.scan_controller import ScanController
+from mlspace.ui.selection_menus import SelectionMenus
 from mlspace.ui.share_delegate import ShareBarDelegate
 from mlspace.ui.suggestions_panel import SuggestionsPanel
 from mlspace.ui.threads import Background
@@ -69,16 +68,6 @@ from mlspace.ui.treemap_view import TreemapView
 from mlspace.ui.workspace import Workspace
 
 MAX_RECENT = 10
-#: Which category's space each policy frees (for the right-click menu of a category bar).
-POLICY_CATEGORY = {
-    "checkpoint-retention": Category.CHECKPOINT, "strip-resume-state": Category.CHECKPOINT,
-    "augmented-copies": Category.AUGMENTED, "debug-dumps": Category.DEBUG,
-    "crash-leftovers": Category.CHECKPOINT, "python-caches": Category.CACHE,
-    "datasets-cache": Category.CACHE, "log-archives": Category.LOG,
-    "hub-detached": Category.CACHE,
-    "archive-checkpoints": Category.CHECKPOINT, "archive-datasets": Category.DATASET,
-    "archive-logs": Category.LOG,  # to the cold tier
-}
 WELCOME, SCANNING, VIEWS = range(3)
 #: The app's scans report the roots' top-level entries as they grow (the scanning page).
 LIVE_SCAN = ScanOptions(live_totals=True)
@@ -103,6 +92,7 @@ class MainWindow(QMainWindow):
         self.cleaner = CleanupController(self)
         self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
         self.saver = SaveController(self)
+        self.menus = SelectionMenus(self)  # right-click on the selection or a category bar
         self.reporter = Background(self)  # reports are built and written off the GUI thread
         self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
@@ -223,9 +213,9 @@ class MainWindow(QMainWindow):
         self.model.layoutChanged.connect(self._expand_again)
 
         self.treemap = TreemapView(self.ws)
-        self.treemap.canvas.context_menu_requested.connect(self._show_context_menu)
+        self.treemap.canvas.context_menu_requested.connect(self.menus.popup)
         self.runs = RunsView(self.ws)
-        self.runs.context_menu_requested.connect(self._show_context_menu)
+        self.runs.context_menu_requested.connect(self.menus.popup)
         self.suggestions = SuggestionsPanel(self.ws)
         self.suggestions.clean_requested.connect(self.confirm_and_clean)
         self.suggestions.export_requested.connect(self.choose_report_file)
@@ -237,7 +227,7 @@ class MainWindow(QMainWindow):
         tabs.addTab(self.growth, "Growth")
         self.tabs = tabs
         self.category_chart = CategoryChart(self.ws)
-        self.category_chart.category_menu_requested.connect(self._category_menu)
+        self.category_chart.category_menu_requested.connect(self.menus.popup_for_category)
         self.age_chart = AgeChart(self.ws)
         charts = QSplitter(Qt.Orientation.Horizontal)
         self.owner_chart = OwnerChart(self.ws)  # shown when the scan has several owners
@@ -585,95 +575,7 @@ class MainWindow(QMainWindow):
         if not index.isValid():
             return
         self.ws.select(self.model.entry(index))
-        self._show_context_menu(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
-
-    def _show_context_menu(self, global_pos: object) -> None:
-        self.last_menu = self.context_menu()
-        self.last_menu.popup(global_pos)  # type: ignore[arg-type]
-
-    def context_menu(self) -> QMenu:
-        """The right-click menu for the selection. Its first item is a title, never an
-        action; suggestions that apply come next; every destructive choice asks first."""
-        menu = QMenu(self)
-        inv, entry = self.ws.inventory, self.ws.selected
-        if inv is None or entry < 0:
-            return menu
-        snap = inv.snapshot
-        size = fmt.size(self.ws.size(entry))
-        title = menu.addAction(f"{snap.name(entry)} — {size}")
-        title.setEnabled(False)
-        refused = self.ws.cleanup_refused([snap.path(entry)])
-        if refused:
-            menu.addAction(f"No cleanup from this scan: {refused}").setEnabled(False)
-        for suggestion in self.ws.suggestions_for(entry):
-            act = menu.addAction(f"{suggestion.title} — frees "
-                                 f"{fmt.size(self._shown_bytes(suggestion))}")
-            act.setToolTip(suggestion.reason)
-            act.setEnabled(not self.ws.cleanup_refused(suggestion.paths))
-            act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
-        menu.addSeparator()
-        trash_action = menu.addAction("Move to trash…")
-        trash_action.triggered.connect(self._trash_selected)
-        folder = snap.row_of(entry) >= 0
-        if refused:
-            trash_action.setEnabled(False)
-        elif folder and self.ws.filter.spec.narrows:
-            trash_action.setEnabled(False)
-            trash_action.setText("Move to trash… (show everything first: a filter hides part "
-                                 "of this folder)")
-        self.tiering.add_to_menu(menu, entry, refused)
-        menu.addSeparator()
-        menu.addAction(self.open_fm_action)
-        menu.addAction(self.copy_path_action)
-        show = menu.addAction("Show in treemap")
-        show.triggered.connect(self._show_in_treemap)
-        return menu
-
-    def _category_menu(self, category: object, global_pos: object) -> None:
-        """Right-click on a category bar: the suggestions that free space of that category."""
-        assert isinstance(category, Category)
-        menu = QMenu(self)
-        size = dict(self.ws.chart_categories()).get(category, 0) if self.ws.inventory else 0
-        title = menu.addAction(f"{category.info.label} — {fmt.size(size)}")
-        title.setEnabled(False)
-        for suggestion in self.ws.plan.suggestions if self.ws.plan else ():
-            if POLICY_CATEGORY.get(suggestion.policy) == category:
-                act = menu.addAction(f"{suggestion.title} — frees "
-                                     f"{fmt.size(self._shown_bytes(suggestion))}")
-                act.setEnabled(not self.ws.cleanup_refused(suggestion.paths))
-                act.triggered.connect(lambda _=False, s=suggestion: self.confirm_and_clean([s]))
-        menu.addSeparator()
-        only = menu.addAction(f"Show only {category.info.label}")
-        only.triggered.connect(lambda: self.ws.toggle_category(category))
-        self.last_menu = menu
-        menu.popup(global_pos)  # type: ignore[arg-type]
-
-    def _shown_bytes(self, s: Suggestion) -> int:
-        return s.apparent_bytes if self.ws.apparent else s.bytes
-
-    def _trash_selected(self, archive: bool = False) -> None:
-        """A manual cleanup of the selection, with the same checks and undo as suggestions;
-        marked risky when it holds a checkpoint the tools' records point to. ``archive``:
-        to the cold tier, a link left (never risky: nothing leaves for good)."""
-        inv, entry = self.ws.inventory, self.ws.selected
-        if inv is None or entry < 0:
-            return
-        snap = inv.snapshot
-        totals = self.ws.totals(entry)  # what is left of it: the cleanup re-checks this
-        item = PlanItem(snap.path(entry), snap.is_dir(entry), totals.disk_usage,
-                        totals.apparent_size, totals.newest_mtime,
-                        totals.files if snap.is_dir(entry) else 1, int(snap.ino[entry]))
-        protected = {a for s in inv.series for a in s.protected}
-        artifact = self.ws.artifact_at(entry)
-        risky = (artifact is not None and artifact.id in protected) or \
-            self.ws.category_of(entry).id == "dataset"
-        reason = ("You chose this yourself. It holds a checkpoint a tool marks as best or latest, "
-                  "or raw data." if risky else "You chose this yourself.")
-        title = f"Archive {snap.name(entry)}" if archive else \
-            f"Move {snap.name(entry)} to the trash"
-        manual = Suggestion(f"manual-{entry}", "manual", title, reason,
-                            RISKY if risky and not archive else REVIEW, (item,), None)
-        self.confirm_and_clean([manual], archive)
+        self.menus.popup(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
 
     def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False) -> None:
         """The one gate of every cleanup. ``archive``: to the cold tier instead of the trash
@@ -828,14 +730,6 @@ class MainWindow(QMainWindow):
             text += f" {len(failed)} could not be restored (hover for why)."
             self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))
         self._finish(text, rescan=not exact or bool(beside))
-
-    def _show_in_treemap(self) -> None:
-        inv, entry = self.ws.inventory, self.ws.selected
-        if inv is None or entry < 0:
-            return
-        folder = entry if inv.snapshot.row_of(entry) >= 0 else inv.snapshot.parent(entry)
-        self.ws.set_focus(folder)
-        self.tabs.setCurrentWidget(self.treemap)
 
     def copy_selected_path(self) -> None:
         if self.ws.inventory is not None and self.ws.selected >= 0:

@@ -98,9 +98,6 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         workspace.plan_changed.connect(self.mark_stale)
         workspace.view_changed.connect(self._view_changed)
 
-    def _size(self, s: Suggestion) -> int:
-        return s.apparent_bytes if self.ws.apparent else s.bytes
-
     def _view_changed(self) -> None:
         """A filter leaves the suggestions as they are; only the size mode changes them."""
         if self.ws.apparent != self._shown[1]:
@@ -132,7 +129,7 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
             self._reconcile(wanted)
         self._shown = shown
         for group in self._groups():
-            group.setText(1, fmt.size(sum(self._size(s) for s in self._in(group))))
+            group.setText(1, fmt.size(sum(self.ws.frees(s) for s in self._in(group))))
         self.tree.blockSignals(False)
         self._update_total()
 
@@ -205,7 +202,7 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
 
     def _suggestion_row(self, s: Suggestion) -> QTreeWidgetItem:
         """A suggestion's checkable row; what it moves and keeps is listed when expanded."""
-        item = QTreeWidgetItem([s.title, fmt.size(self._size(s)), s.risk])
+        item = QTreeWidgetItem([s.title, fmt.size(self.ws.frees(s)), s.risk])
         item.setToolTip(0, f"{s.title}\n\n{s.reason}")
         item.setData(0, ID_ROLE, s.id)
         item.setCheckState(0, Qt.CheckState.Unchecked)
@@ -299,10 +296,10 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
 
     def _update_total(self, *_: object) -> None:
         plan = self.ws.plan
-        everything = sum(self._size(s) for s in plan.suggestions) if plan else 0
+        everything = sum(self.ws.frees(s) for s in plan.suggestions) if plan else 0
         chosen = self.checked()
         self.total.setText(f"{fmt.size(everything)} can be reclaimed"
-                           + (f" · {fmt.size(sum(self._size(s) for s in chosen))} checked"
+                           + (f" · {fmt.size(sum(self.ws.frees(s) for s in chosen))} checked"
                               if chosen else ""))
         self.clean_button.setEnabled(bool(chosen))
         archiving = bool(chosen) and (self.instead.isChecked() or

@@ -699,6 +699,10 @@ class Workspace(QObject):
         return sum(i.apparent_size if self.apparent else i.disk_usage
                    for i in self._archived().values())
 
+    def frees(self, suggestion: Suggestion) -> int:
+        """What a suggestion frees, in the size mode shown."""
+        return suggestion.apparent_bytes if self.apparent else suggestion.bytes
+
     def suggestions_for(self, entry: int) -> list[Suggestion]:
         """Suggestions that name this entry, lie inside it, or are about its series or run."""
         if self.inventory is None or self.plan is None or entry < 0:

@@ -54,7 +54,7 @@ def right_click_row(window: MainWindow, path: str) -> list:  # noqa: ANN202
     event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos,
                               window.tree.viewport().mapToGlobal(pos))
     QApplication.sendEvent(window.tree.viewport(), event)
-    return window.last_menu.actions()
+    return window.menus.last.actions()
 
 
 def confirm_when_asked(window: MainWindow, accept: bool = True) -> None:
@@ -83,4 +83,4 @@ def right_click_bar(window: MainWindow, qtbot: QtBot, category: object) -> list[
     plot = chart.plot
     pos = plot.mapFromScene(plot.getViewBox().mapViewToScene(QPointF(width / 2, row)))
     qtbot.mouseClick(plot.viewport(), Qt.MouseButton.RightButton, pos=pos)
-    return [a.text() for a in window.last_menu.actions()]
+    return [a.text() for a in window.menus.last.actions()]

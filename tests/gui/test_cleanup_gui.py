@@ -123,7 +123,7 @@ def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, q
     from mlspace.classify import Category
 
     texts = right_click_bar(window, qtbot, Category.CHECKPOINT)
-    assert texts[0].startswith("Checkpoints — ") and not window.last_menu.actions()[0].isEnabled()
+    assert texts[0].startswith("Checkpoints — ") and not window.menus.last.actions()[0].isEnabled()
     assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
     assert "Show only Checkpoints" in texts
 
@@ -136,7 +136,7 @@ def test_right_click_a_run_offers_its_suggestions(window: MainWindow) -> None:
     pos = runs.visualItemRect(item).center()
     QApplication.sendEvent(runs.viewport(), QContextMenuEvent(
         QContextMenuEvent.Reason.Mouse, pos, runs.viewport().mapToGlobal(pos)))
-    texts = [a.text() for a in window.last_menu.actions()]
+    texts = [a.text() for a in window.menus.last.actions()]
     assert texts[0].startswith("bert-large-lr3e-4 — ")
     assert any(t.startswith("Keep best 1 + latest 2 of bert-large-lr3e-4") for t in texts)
 

@@ -141,7 +141,7 @@ def test_details_let_go_of_what_went_to_the_trash(window: MainWindow, qtbot: QtB
     pos = window.tree.visualRect(index).center()
     QApplication.sendEvent(window.tree.viewport(), QContextMenuEvent(
         QContextMenuEvent.Reason.Mouse, pos, window.tree.viewport().mapToGlobal(pos)))
-    move = next(a for a in window.last_menu.actions() if a.text() == "Move to trash…")
+    move = next(a for a in window.menus.last.actions() if a.text() == "Move to trash…")
     confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         move.trigger()

@@ -188,8 +188,8 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
         pos = window.tree.visualRect(index).center()
         QApplication.sendEvent(window.tree.viewport(), QContextMenuEvent(
             QContextMenuEvent.Reason.Mouse, pos, window.tree.viewport().mapToGlobal(pos)))
-        move = next(a for a in window.last_menu.actions() if a.text().startswith("Move to"))
-        window.last_menu.close()
+        move = next(a for a in window.menus.last.actions() if a.text().startswith("Move to"))
+        window.menus.last.close()
         if move.isEnabled():
             before = window.ws.inventory
             confirm_when_asked(self.window)
