@@ -7,7 +7,7 @@ import os
 import time
 from functools import partial
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,12 +21,9 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -38,7 +35,6 @@ from PySide6.QtWidgets import (
 
 from mlspace import fmt
 from mlspace.advise import Suggestion
-from mlspace.config import config_dir
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
@@ -49,8 +45,9 @@ from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.filter_bar import FilterBar
-from mlspace.ui.growing_view import GrowingTree
 from mlspace.ui.growth_view import GrowthView
+from mlspace.ui.recent_folders import RecentFolders
+from mlspace.ui.report_export import ReportExport
 from mlspace.ui.runs_view import RunsView
 from mlspace.ui.saved_scans import (
     SaveController,
@@ -61,27 +58,21 @@ from mlspace.ui.saved_scans import (
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.selection_menus import SelectionMenus
 from mlspace.ui.share_delegate import ShareBarDelegate
+from mlspace.ui.start_pages import ScanningPage, WelcomePage
 from mlspace.ui.suggestions_panel import SuggestionsPanel
-from mlspace.ui.threads import Background
 from mlspace.ui.tree_model import CHANGE, NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
+from mlspace.ui.window_settings import settings
 from mlspace.ui.workspace import Workspace
 
-MAX_RECENT = 10
 WELCOME, SCANNING, VIEWS = range(3)
 #: The app's scans report the roots' top-level entries as they grow (the scanning page).
 LIVE_SCAN = ScanOptions(live_totals=True)
 
 
-def settings() -> QSettings:
-    """Window layout, options and recent folders, in mlspace's platformdirs config dir."""
-    return QSettings(str(config_dir() / "mlspace.ini"), QSettings.Format.IniFormat)
-
-
 class MainWindow(QMainWindow):
     scan_finished = Signal()  # a scan is shown: every view has drawn it
     cleanup_finished = Signal()  # a cleanup or undo is shown: every view has drawn it
-    report_written = Signal(str)  # the report's path, once written (or refused)
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,19 +84,25 @@ class MainWindow(QMainWindow):
         self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
         self.saver = SaveController(self)
         self.menus = SelectionMenus(self)  # right-click on the selection or a category bar
-        self.reporter = Background(self)  # reports are built and written off the GUI thread
+        self.reports = ReportExport(self)  # built and written off the GUI thread
         self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
         self._scan_started = 0.0
-        self._last_progress: ScanProgress | None = None
         self._keep_view = False  # the scan running is a rescan that keeps the view
         self._cleaning: list[Suggestion] = []  # what the running cleanup was asked to do
         self._after_rescan = ""  # a cleanup's message, shown when its rescan is done
         self._expanded: set[int] = set()  # the tree's expanded folders (entries)
 
+        self.recent = RecentFolders(self)
+        self.recent.chosen.connect(lambda path: self.open_paths([path]))
+        self.welcome = WelcomePage(self.recent.label)
+        self.welcome.open_requested.connect(self.choose_folder)
+        self.welcome.demo_requested.connect(self.open_demo)
+        self.scanning = ScanningPage()
+        self.scanning.cancel_requested.connect(self.cancel_scan)
         self.stack = QStackedWidget()
-        self.stack.addWidget(self._welcome_page())
-        self.stack.addWidget(self._scanning_page())
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.scanning)
         self.stack.addWidget(self._views_page())
         self.setCentralWidget(self.tiering.banner.around(self.stack))
         self._make_actions()
@@ -128,66 +125,10 @@ class MainWindow(QMainWindow):
                 f"Moving to the trash: {done}/{total} {os.path.basename(path)}"))
         self.ws.selection_changed.connect(self._sync_tree_selection)
         self._restore_settings()
-        self._refresh_recent()
+        self.recent.refresh()
         self.tiering.start(settings())
 
     # ------------------------------------------------------------------ pages
-    def _welcome_page(self) -> QWidget:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        layout.addStretch()
-        title = QLabel("<h1>Where did the disk go?</h1>"
-                       "<p>Open an ML project folder, or try the demo workspace.</p>")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(title)
-        buttons = QHBoxLayout()
-        buttons.addStretch()
-        self.open_button = QPushButton("Open a folder…")
-        self.open_button.clicked.connect(self.choose_folder)
-        self.demo_button = QPushButton("Try the demo")
-        self.demo_button.clicked.connect(self.open_demo)
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.demo_button)
-        buttons.addStretch()
-        layout.addLayout(buttons)
-        self.recent_label = QLabel()
-        self.recent_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.recent_label.setTextFormat(Qt.TextFormat.RichText)
-        self.recent_label.linkActivated.connect(lambda path: self.open_paths([path]))
-        layout.addWidget(self.recent_label)
-        hint = QLabel("<p style='color:gray'>You can also drop folders or saved scans on this "
-                      "window.</p>")
-        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(hint)
-        layout.addStretch()
-        return page
-
-    def _scanning_page(self) -> QWidget:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        self.scan_title = QLabel("<h2>Scanning…</h2>")
-        self.scan_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.progress_bar = QProgressBar()
-        self.progress_bar.setRange(0, 0)
-        self.progress_text = QLabel()
-        self.progress_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.progress_where = QLabel()
-        self.progress_where.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.progress_where.setStyleSheet("color: gray")
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel_scan)
-        for widget in (self.scan_title, self.progress_bar, self.progress_text,
-                       self.progress_where):
-            layout.addWidget(widget)
-        row = QHBoxLayout()
-        row.addStretch()
-        row.addWidget(self.cancel_button)
-        row.addStretch()
-        layout.addLayout(row)
-        self.growing = GrowingTree()
-        layout.addWidget(self.growing, 1)
-        return page
-
     def _views_page(self) -> QWidget:
         self.model = TreeModel(self.ws)
         self.tree = QTreeView()
@@ -218,7 +159,7 @@ class MainWindow(QMainWindow):
         self.runs.context_menu_requested.connect(self.menus.popup)
         self.suggestions = SuggestionsPanel(self.ws)
         self.suggestions.clean_requested.connect(self.confirm_and_clean)
-        self.suggestions.export_requested.connect(self.choose_report_file)
+        self.suggestions.export_requested.connect(self.reports.choose_file)
         tabs = QTabWidget()
         tabs.addTab(self.treemap, "Treemap")
         tabs.addTab(self.suggestions, "Suggestions")
@@ -274,7 +215,7 @@ class MainWindow(QMainWindow):
                                        QKeySequence.StandardKey.Save)
         self.demo_action = action("Open the &demo workspace", self.open_demo)
         self.rescan_action = action("&Rescan", self.rescan, "F5")
-        self.export_action = action("&Export report…", self.choose_report_file, "Ctrl+Shift+E")
+        self.export_action = action("&Export report…", self.reports.choose_file, "Ctrl+Shift+E")
         self.cancel_action = action("&Cancel scan", self.cancel_scan, "Ctrl+.")
         self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.copy_path_action = action("&Copy path", self.copy_selected_path,
@@ -314,7 +255,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(self.open_action)
         file_menu.addAction(self.open_scan_action)
-        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addMenu(self.recent.menu)
         file_menu.addAction(self.demo_action)
         file_menu.addAction(self.rescan_action)
         file_menu.addAction(self.cancel_action)
@@ -338,7 +279,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ scanning
     def choose_folder(self) -> None:
-        start = self._recent()[0] if self._recent() else os.path.expanduser("~")
+        start = next(iter(self.recent.paths()), os.path.expanduser("~"))
         path = QFileDialog.getExistingDirectory(self, "Open a folder to scan", start)
         if path:
             self.open_paths([path])
@@ -371,7 +312,8 @@ class MainWindow(QMainWindow):
                 self.open_saved(paths[0])
             return
         paths = [os.path.abspath(p) for p in paths]
-        self._remember(paths)
+        if not all(p in self.demo_paths for p in paths):
+            self.recent.remember(paths)
         self._scan_started = time.monotonic()
         self._keep_view = keep_view and self.ws.loaded and paths == self.scanner.paths and \
             self.stack.currentIndex() == VIEWS
@@ -380,11 +322,9 @@ class MainWindow(QMainWindow):
             self.scanner.start(paths, LIVE_SCAN)
             self._update_scan_actions()
             return
-        self.scan_title.setText(f"<h2>Scanning {', '.join(os.path.basename(p) or p for p in paths)}"
-                                "…</h2>")
-        self.progress_text.setText("Starting…")
-        self.progress_where.setText("")
-        self.growing.start_over(apparent=self.ws.apparent or any(map(is_demo, paths)))
+        names = ", ".join(html.escape(os.path.basename(p) or p) for p in paths)
+        self.scanning.start(f"<h2>Scanning {names}…</h2>", "Starting…",
+                            apparent=self.ws.apparent or any(map(is_demo, paths)))
         self.stack.setCurrentIndex(SCANNING)
         self.scanner.start(paths, LIVE_SCAN)
         self._update_scan_actions()
@@ -397,10 +337,8 @@ class MainWindow(QMainWindow):
                                 "to finish, then open the saved scan.")
             return
         self._keep_view = False
-        self.scan_title.setText(f"<h2>Opening {html.escape(os.path.basename(path))}…</h2>")
-        self.progress_text.setText("Reading the saved scan…")
-        self.progress_where.setText(self._elide(path))
-        self.growing.start_over(apparent=self.ws.apparent)
+        self.scanning.start(f"<h2>Opening {html.escape(os.path.basename(path))}…</h2>",
+                            "Reading the saved scan…", path, apparent=self.ws.apparent)
         self.stack.setCurrentIndex(SCANNING)
         self.scanner.open(os.path.abspath(path))
         self._update_scan_actions()
@@ -427,23 +365,13 @@ class MainWindow(QMainWindow):
 
     def cancel_scan(self) -> None:
         if self.scanner.running:
-            self.progress_text.setText("Cancelling…")
+            self.scanning.text.setText("Cancelling…")
             self.scanner.cancel()
 
     def _on_progress(self, p: ScanProgress) -> None:
-        rate = p.files / p.elapsed if p.elapsed > 0 else 0
-        self.progress_text.setText(f"{fmt.count(p.files)} files · {fmt.size(p.bytes)} · "
-                                   f"{fmt.count(int(rate))} files/s")
+        counts = self.scanning.show_progress(p, growing=not self._keep_view)
         if self._keep_view:
-            self.status.setText(f"Rescanning… {self.progress_text.text()}")
-        self.progress_where.setText(self._elide(p.current_dir))
-        if not self._keep_view:
-            self.growing.show_entries(p.growing)
-        self._last_progress = p
-
-    def _elide(self, text: str) -> str:
-        metrics = self.progress_where.fontMetrics()
-        return metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, max(200, self.width() - 80))
+            self.status.setText(f"Rescanning… {counts}")
 
     def _on_finished(self, inventory: object, ages: object, plan: object = None,
                      source: ScanSource | None = None) -> None:
@@ -489,7 +417,7 @@ class MainWindow(QMainWindow):
 
     def _keep_growing_selection(self, snap: object) -> None:
         """What the user picked in the growing list while the scan ran stays selected."""
-        path = self.growing.selected_path()
+        path = self.scanning.growing.selected_path()
         entry = snap.find(path) if path else -1  # type: ignore[attr-defined]
         if entry >= 0:
             self.ws.select(entry)
@@ -633,23 +561,6 @@ class MainWindow(QMainWindow):
             self._after_rescan = ""
         self.ws.redraws.later(self.cleanup_finished.emit)  # once the views show it
 
-    def choose_report_file(self) -> None:
-        """File → Export report…: the format follows the extension; the folder is
-        remembered."""
-        if self.ws.inventory is None or self.ws.plan is None:
-            self.status.setText("Scan a folder first, then export its report.")
-            return
-        store = settings()
-        folder = store.value("report/folder", os.path.expanduser("~"))
-        name = os.path.basename(self.ws.inventory.snapshot.roots[0].rstrip("/")) or "disk"
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export report", os.path.join(str(folder), f"mlspace-{name}.html"),
-            "HTML report (*.html);;CSV, one row per item (*.csv);;JSON (*.json);;"
-            "Markdown summary (*.md)")
-        if path:
-            store.setValue("report/folder", os.path.dirname(path))
-            self.export_report(path)
-
     def choose_scan_file(self) -> None:
         """File → Save scan…: the scan shown as it was made, as mlspace's index or ncdu's
         export (the extension chooses), written in the background."""
@@ -669,37 +580,6 @@ class MainWindow(QMainWindow):
         moved = " (as scanned: what went to the trash since is in it; F5 first to save what " \
             "is there now)" if self.ws.removed.any() else ""
         self.status.setText(f"Scan saved to {path}{moved}")
-
-    def export_report(self, path: str) -> None:
-        """Write the report of what is shown, in the background: building it reads the
-        history's previous scan for the growth section, seconds on a million entries."""
-        if self.ws.inventory is None or self.ws.plan is None:
-            return
-        if self.reporter.running:
-            self.status.setText("A report is being written; export again once it is done.")
-            return
-        inventory, plan = self.ws.inventory, self.ws.plan
-        scanned = self.source.info.finished if self.source is not None else None
-
-        def write() -> str:
-            from mlspace.report.model import build_report
-            from mlspace.report.render import renderer_for
-
-            text = renderer_for(path)(build_report(inventory, plan, scanned_at=scanned or None))
-            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(text)
-            return path
-
-        def written(_: object) -> None:
-            self.status.setText(f"Report written to {path}")
-            self.report_written.emit(path)
-
-        def failed(message: str) -> None:
-            self.status.setText(f"Could not write the report: {message}")
-            self.report_written.emit(path)
-
-        self.status.setText(f"Writing the report to {path}…")
-        self.reporter.run(write, written, failed)
 
     def undo_last_cleanup(self) -> None:
         from mlspace.act import last_undoable
@@ -747,39 +627,6 @@ class MainWindow(QMainWindow):
                           "workspaces and gives it back safely.</p>")
 
     # ------------------------------------------------------------------ recent, settings
-    def _recent(self) -> list[str]:
-        value = settings().value("recent", [])
-        return [value] if isinstance(value, str) else list(value or [])
-
-    def _remember(self, paths: list[str]) -> None:
-        if all(p in self.demo_paths for p in paths):
-            return
-        recent = [p for p in self._recent() if p not in paths]
-        store = settings()
-        store.setValue("recent", (paths + recent)[:MAX_RECENT])
-        store.sync()
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        from mlspace.discover import likely_ml_folders
-
-        recent = [p for p in self._recent() if os.path.exists(p)]
-        self.recent_menu.clear()
-        for path in recent:
-            self.recent_menu.addAction(path, lambda p=path: self.open_paths([p]))
-        self.recent_menu.setEnabled(bool(recent))
-        def links(paths: list[str]) -> str:
-            return "<br>".join(f"<a href=\"{html.escape(p, quote=True)}\">{html.escape(p)}</a>"
-                               for p in paths)
-
-        html_parts = []
-        if recent:
-            html_parts.append(f"<p>Recent folders:<br>{links(recent[:5])}</p>")
-        likely = [p for p in likely_ml_folders() if p not in recent]
-        if likely:
-            html_parts.append(f"<p>These look like ML folders:<br>{links(likely)}</p>")
-        self.recent_label.setText("".join(html_parts))
-
     def _restore_settings(self) -> None:
         store = settings()
         geometry = store.value("window/geometry")
@@ -801,7 +648,7 @@ class MainWindow(QMainWindow):
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
         self.growth.wait()  # a thread still reading the history would take the app down
-        self.reporter.wait()  # a report half written is worse than one a moment late
+        self.reports.wait()
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

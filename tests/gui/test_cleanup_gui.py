@@ -82,8 +82,8 @@ def test_move_to_trash_is_disabled_on_a_filtered_folder(window: MainWindow) -> N
 def test_export_report_from_the_app(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
     """Written in the background: the window says so, then says where it went."""
     target = tmp_path / "report.md"
-    with qtbot.waitSignal(window.report_written, timeout=30_000):
-        window.export_report(str(target))
+    with qtbot.waitSignal(window.reports.written, timeout=30_000):
+        window.reports.export(str(target))
         assert window.status.text() == f"Writing the report to {target}…"
     assert "| Category | On disk | Share | Files |" in target.read_text()
     assert window.status.text() == f"Report written to {target}"
@@ -93,8 +93,8 @@ def test_export_report_from_the_app(window: MainWindow, qtbot: QtBot, tmp_path: 
 def test_a_report_that_cannot_be_written_says_why(window: MainWindow, qtbot: QtBot,
                                                   tmp_path: Path) -> None:
     target = tmp_path / "no-such-folder" / "report.html"
-    with qtbot.waitSignal(window.report_written, timeout=30_000):
-        window.export_report(str(target))
+    with qtbot.waitSignal(window.reports.written, timeout=30_000):
+        window.reports.export(str(target))
     assert window.status.text().startswith("Could not write the report: FileNotFoundError")
     assert not target.exists()
 

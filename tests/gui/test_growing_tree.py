@@ -32,7 +32,7 @@ def slow_to_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _rows(win: MainWindow) -> dict[str, int]:
-    top = win.growing.topLevelItem(0)
+    top = win.scanning.growing.topLevelItem(0)
     if top is None:
         return {}
     return {top.child(i).text(NAME): top.child(i).data(SIZE, SORT_ROLE)
@@ -51,13 +51,13 @@ def test_the_list_grows_and_the_picked_row_stays_selected(qtbot: QtBot,
     def on_progress(_: ScanProgress) -> None:
         rows = _rows(win)
         seen.append(rows)
-        top = win.growing.topLevelItem(0)
+        top = win.scanning.growing.topLevelItem(0)
         if "data/" in rows and not picked:
             data = next(top.child(i) for i in range(top.childCount())
                         if top.child(i).text(NAME) == "data/")
-            win.growing.setCurrentItem(data)
-        if picked or win.growing.selected_path():
-            picked.append(win.growing.selected_path())
+            win.scanning.growing.setCurrentItem(data)
+        if picked or win.scanning.growing.selected_path():
+            picked.append(win.scanning.growing.selected_path())
         assert win.isVisible()
 
     win.scanner.progress.connect(on_progress)
@@ -89,6 +89,6 @@ def test_each_scan_starts_an_empty_list(qtbot: QtBot, slow_to_scan: Path,
     for root in (slow_to_scan, other):
         with qtbot.waitSignal(win.scan_finished, timeout=60_000):
             win.open_paths([str(root)])
-    assert win.growing.topLevelItemCount() == 1
-    assert win.growing.topLevelItem(0).data(NAME, PATH_ROLE) == str(other)
+    assert win.scanning.growing.topLevelItemCount() == 1
+    assert win.scanning.growing.topLevelItem(0).data(NAME, PATH_ROLE) == str(other)
     assert set(_rows(win)) == {"only.bin"}

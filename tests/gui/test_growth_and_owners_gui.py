@@ -165,8 +165,8 @@ def test_the_report_from_the_app_has_the_growth_since_the_previous_scan(
     window = new_window(qtbot)
     run_size = scan_grow_scan(window, qtbot, workspace)
     target = tmp_path / "report.json"
-    with qtbot.waitSignal(window.report_written, timeout=30_000):
-        window.export_report(str(target))
+    with qtbot.waitSignal(window.reports.written, timeout=30_000):
+        window.reports.export(str(target))
     growth = json.loads(target.read_text())["growth"]
     assert len(growth["scans"]) == 2  # the first scan, and this one
     assert [(c["path"], c["status"]) for c in growth["changes"]] == [

@@ -24,7 +24,7 @@ def test_starts_on_the_welcome_page(qtbot: QtBot) -> None:
     win = MainWindow()
     qtbot.addWidget(win)
     assert win.stack.currentIndex() == WELCOME
-    assert win.demo_button.text() == "Try the demo"
+    assert win.welcome.demo_button.text() == "Try the demo"
 
 
 def test_tree_lists_the_largest_first_with_true_sizes(window: MainWindow, demo_root: Path
@@ -156,7 +156,7 @@ def test_cancel_stops_a_scan_and_shows_partial_results(qtbot: QtBot, tmp_path: P
     win.show()
     with qtbot.waitSignal(win.scan_finished, timeout=30_000):
         win.open_paths([str(tmp_path / "big")])
-        qtbot.mouseClick(win.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(win.scanning.cancel_button, Qt.MouseButton.LeftButton)
     snap = win.ws.inventory.snapshot
     if snap.cancelled:  # the scan may legitimately finish before the click lands
         assert "cancelled" in win.status.text()
@@ -204,8 +204,36 @@ def test_first_run_lists_likely_ml_folders(qtbot: QtBot, isolated_user_dirs: Pat
     (isolated_user_dirs / "bert-runs" / "checkpoint-500").mkdir(parents=True)
     win = MainWindow()
     qtbot.addWidget(win)
-    assert "These look like ML folders" in win.recent_label.text()
-    assert str(isolated_user_dirs / "bert-runs") in win.recent_label.text()
+    assert "These look like ML folders" in win.recent.label.text()
+    assert str(isolated_user_dirs / "bert-runs") in win.recent.label.text()
     with qtbot.waitSignal(win.scan_finished, timeout=30_000):
-        win.recent_label.linkActivated.emit(str(isolated_user_dirs / "bert-runs"))
+        win.recent.label.linkActivated.emit(str(isolated_user_dirs / "bert-runs"))
     assert win.ws.inventory.snapshot.roots == (str(isolated_user_dirs / "bert-runs"),)
+
+
+def test_scanned_folders_are_offered_again_and_the_demo_is_not(
+        qtbot: QtBot, isolated_user_dirs: Path) -> None:
+    """A folder scanned comes first in *Open recent* and on the next start's welcome page;
+    the demo's folder, made anew each time, is never remembered; a recent folder that is
+    gone is not offered."""
+    first, second = isolated_user_dirs / "proj-a", isolated_user_dirs / "proj-b"
+    for folder in (first, second):
+        (folder / "logs").mkdir(parents=True)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert not win.recent.menu.isEnabled()
+    for folder in (first, second):
+        with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+            win.open_paths([str(folder)])
+    with qtbot.waitSignal(win.scan_finished, timeout=60_000):
+        qtbot.mouseClick(win.welcome.demo_button, Qt.MouseButton.LeftButton)
+    assert [a.text() for a in win.recent.menu.actions()] == [str(second), str(first)]
+    (second / "logs").rmdir()
+    second.rmdir()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert [a.text() for a in again.recent.menu.actions()] == [str(first)]
+    assert "Recent folders" in again.recent.label.text() and str(first) in again.recent.label.text()
+    with qtbot.waitSignal(again.scan_finished, timeout=30_000):
+        again.recent.menu.actions()[0].trigger()
+    assert again.ws.inventory.snapshot.roots == (str(first),)
