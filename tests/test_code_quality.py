@@ -70,6 +70,8 @@ FILE_TOUCHING_MODULES = {
                                       "removing only the parts its earlier _metadata listed",
     "scan/chunk_file.py": "a cluster worker's walk, written into the output's staging folder",
     "scan/cluster.py": "removes each worker's part from the staging folder once merged",
+    "cli/walk_staging.py": "makes a cluster scan's staging folder and removes it, with the "
+                           "parts left in it, through checked descriptors",
     "demo.py": "writes the sample workspace",
     "desktop.py": "installs the menu entry and icons",
     "classify/rules.py": "reads the user's own rules file in mlspace's config folder",

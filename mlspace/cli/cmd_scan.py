@@ -4,9 +4,9 @@ scan saved as a file (mlspace's Parquet, ncdu's JSON export) or in mlspace's his
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-import uuid
 from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
@@ -16,10 +16,10 @@ from mlspace.cli.output import (
     dataset_target,
     is_dataset_output,
     output_stream,
-    remove_walk_parts,
     written_in_place,
 )
 from mlspace.cli.sources import Source, load_or_scan, scan_and_classify
+from mlspace.cli.walk_staging import walk_staging
 
 if TYPE_CHECKING:
     from mlspace.classify import Inventory
@@ -82,15 +82,9 @@ def _scan_to_dataset(args: argparse.Namespace) -> int:
     from mlspace.index.parquet_dataset_write import write_dataset
 
     with dataset_target(args.output) as folder:
-        staging = os.path.join(folder, f"_walk-{uuid.uuid4().hex[:8]}") if args.cluster \
-            else ""
-        try:
-            if staging:
-                os.mkdir(staging)
+        staged = walk_staging(folder) if args.cluster else contextlib.nullcontext("")
+        with staged as staging:
             source, inventory = scan_and_classify(args, parts_dir=staging)
-        finally:
-            if staging:
-                remove_walk_parts(staging)
         write_dataset(folder, inventory, source.info)
     _save_in_history(args, inventory, source)
     return exit_code_for(source.snapshot)

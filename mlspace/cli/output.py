@@ -79,17 +79,6 @@ def dataset_target(path: str) -> Iterator[str]:
         raise
 
 
-def remove_walk_parts(staging: str) -> None:
-    """Remove a cluster scan's staging folder: the parts its workers wrote (those merged are
-    gone already; these are of tasks that never reported back) and the folder itself."""
-    with contextlib.suppress(OSError):
-        for name in os.listdir(staging):
-            if name.startswith("walk-"):
-                with contextlib.suppress(OSError):
-                    os.unlink(os.path.join(staging, name))
-        os.rmdir(staging)
-
-
 @contextlib.contextmanager
 def output_stream(path: str | None) -> Iterator[TextIO]:
     """stdout, or a file written in place (see written_in_place)."""
