@@ -43,6 +43,7 @@ class FilterBar(QObject):
         self.min_size.currentIndexChanged.connect(self._apply_min_size)
         self.label = QLabel()
         self.label.setStyleSheet("padding: 2px 6px;")
+        self.label.setWordWrap(True)  # a long filter wraps: unwrapped, it widened the window
         ws.view_changed.connect(self.show_filter)
 
     def clear(self) -> None:

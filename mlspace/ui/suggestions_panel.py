@@ -79,6 +79,7 @@ class SuggestionsPanel(RefreshWhenShown, QWidget):
         self.instead = QCheckBox("Archive instead of trash")
         self.instead.toggled.connect(self._update_total)
         self.total = QLabel()
+        self.total.setWordWrap(True)  # "· 35.1 GiB checked" wraps, never moves the divider
         self.clean_button = QPushButton("Clean up checked…")
         self.clean_button.clicked.connect(self._clean_checked)
         self.export_button = QPushButton("Export this plan…")

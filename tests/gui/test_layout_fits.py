@@ -157,6 +157,24 @@ def test_a_narrow_window_hides_whole_columns_and_a_wide_one_shows_them(
     assert [c for c in range(header.count()) if header.isSectionHidden(c)] == [CHANGE]
 
 
+def test_a_long_filter_and_a_checked_total_leave_the_layout_where_it_was(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    """At 1024 px, a long name filter with a minimum size (the line above the tree says
+    both) and a suggestion checked (the total says how much) neither widen the window nor
+    move the divider: the line wraps instead."""
+    suggestions = window.suggestions
+    _shown_at(qtbot, window, (1024, 700), tmp_path, window.tabs.indexOf(suggestions))
+    before = (window.width(), window.splitter.sizes())
+    window.search.setText("pytorch_model_weights_final_epoch_0099")
+    window.filters.apply_search()
+    window.min_size.setCurrentIndex(window.min_size.count() - 1)
+    suggestions.tree.topLevelItem(0).child(0).setCheckState(0, Qt.CheckState.Checked)
+    _settle(window)
+    assert "checked" in suggestions.total.text()
+    assert window.filter_label.isVisible() and "at least" in window.filter_label.text()
+    assert (window.width(), window.splitter.sizes()) == before
+
+
 def test_the_best_checkpoint_shows_in_full_at_1024(window: MainWindow, qtbot: QtBot,
                                                    tmp_path: Path) -> None:
     runs = window.runs
