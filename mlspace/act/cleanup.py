@@ -55,6 +55,13 @@ class CleanupResult:
     def skipped(self) -> tuple[Outcome, ...]:
         return tuple(o for o in self.outcomes if not o.done)
 
+    @property
+    def trashes(self) -> tuple[str, ...]:
+        """The trash folders the moved items are in (none where the system trash took
+        them): emptying these gives the space back."""
+        found = {trash.trash_holding(o.reason) for o in self.outcomes if o.done}
+        return tuple(sorted(t for t in found if t))
+
 
 def execute(suggestions: Sequence[Suggestion], roots: Sequence[str],
             recent_seconds: float = checks.RECENT_SECONDS, progress: Progress | None = None,

@@ -57,6 +57,20 @@ class _Candidate:
     private: bool  # a per-volume folder: must be closed to other users (mode 0700)
 
 
+#: What a message about a move to the trash adds: the trash lies on the item's own
+#: filesystem, so the disk has the space back only once the trash is emptied.
+SPACE_BACK_WHEN_EMPTIED = "the disk has the space back once the trash is emptied"
+
+
+def trash_holding(trash_file: str) -> str | None:
+    """The trash folder an item moved into lies in (``TRASH/files/NAME``), or None where
+    it is not such a path (the system trash of macOS and Windows)."""
+    files = os.path.dirname(trash_file)
+    if not os.path.isabs(trash_file) or os.path.basename(files) != "files":
+        return None
+    return os.path.dirname(files)
+
+
 def home_trash() -> Path:
     data_home = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
     return Path(data_home) / "Trash"

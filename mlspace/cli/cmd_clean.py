@@ -41,6 +41,7 @@ def _rescan_saved_roots(args: argparse.Namespace) -> None:
 def cmd_clean(args: argparse.Namespace) -> int:
     from mlspace.act import JournalUnavailable, execute
     from mlspace.act.tier_advice import action_of
+    from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
     from mlspace.report.plan_text import plan_table
 
     _rescan_saved_roots(args)
@@ -56,9 +57,12 @@ def cmd_clean(args: argparse.Namespace) -> int:
         result = execute(selected, plan.roots)
     except JournalUnavailable as err:
         raise UsageError(f"{err}; nothing was moved") from None
-    print(f"\nMoved to the trash: {fmt.size(result.freed)} "
-          f"({fmt.plural(len(result.outcomes) - len(result.skipped), 'item')}). Cleanup id: "
-          f"{result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
+    moved = len(result.outcomes) - len(result.skipped)
+    print(f"\nMoved to the trash: {fmt.size(result.freed)} ({fmt.plural(moved, 'item')}).")
+    if moved:
+        print(f"Cleanup id: {result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
+        print(f"Nothing is deleted: {SPACE_BACK_WHEN_EMPTIED}"
+              + (f" ({', '.join(result.trashes)})" if result.trashes else "") + ".")
     for outcome in result.skipped:
         print(f"  skipped {outcome.path}: {outcome.reason}")
     if result.stopped:

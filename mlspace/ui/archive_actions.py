@@ -21,6 +21,7 @@ from mlspace.act import pointer
 from mlspace.act.cleanup import CleanupResult, RestoreOutcome
 from mlspace.act.tier import ARCHIVE, Tier, TierUnavailable
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
+from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import Suggestion
 from mlspace.config import ConfigError, load_settings
 from mlspace.paths import within
@@ -159,7 +160,8 @@ class ArchiveActions(QObject):
                 f" ({link} left in their place)")
         if len(done) > len(archived):
             text += f", moved {len(done) - len(archived)} to the trash"
-        text += f": {fmt.size(result.freed)} freed here. Ctrl+Z puts them back."
+        text += (f": {fmt.size(result.freed)} freed here (the originals are in the trash: "
+                 f"{SPACE_BACK_WHEN_EMPTIED}). Ctrl+Z puts them back.")
         if result.skipped:
             text += f" {len(result.skipped)} not moved (hover for why)."
             self.window.status.setToolTip("\n".join(f"{o.path}: {o.reason}"

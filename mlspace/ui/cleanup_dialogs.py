@@ -27,6 +27,7 @@ from mlspace import fmt
 from mlspace.act.journal import RESTORED, CleanupRecord
 from mlspace.act.tier import ARCHIVE, TRASH, Tier
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
+from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import KeptItem, PlanItem, Suggestion
 
 RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
@@ -72,7 +73,8 @@ class ConfirmCleanup(QDialog):
         layout = QVBoxLayout(self)
         head = (f"<h3>{_where_they_go(counts)}</h3>"
                 f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
-                f"apparent). Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
+                f"apparent): {SPACE_BACK_WHEN_EMPTIED}. "
+                f"Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
         if counts[ARCHIVE] and tier is not None:
             head += _about_the_tier(tier)
         for s in suggestions:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
+from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import Suggestion
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
@@ -538,8 +539,8 @@ class MainWindow(QMainWindow):
         archived = {i.path for s in self._cleaning if s.archive for i in s.items}
         self._cleaning = []
         exact = self.ws.mark_removed(done)
-        text = (f"Moved {fmt.plural(len(done), 'item')} ({fmt.size(result.freed)}) to the trash. "  # type: ignore[attr-defined]
-                "Ctrl+Z puts them back.")
+        text = (f"Moved {fmt.plural(len(done), 'item')} ({fmt.size(result.freed)}) to the "  # type: ignore[attr-defined]
+                f"trash: {SPACE_BACK_WHEN_EMPTIED}. Ctrl+Z puts them back.")
         if skipped:
             text += f" {len(skipped)} skipped (hover for why)."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))

@@ -29,6 +29,7 @@ def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: Q
     assert not (run / "checkpoint-1000").exists()
     assert (run / "checkpoint-7000").exists() and (run / "checkpoint-12000").exists()
     assert "to the trash" in window.status.text()
+    assert "the space back once the trash is emptied" in window.status.text()
     entry = window.ws.inventory.snapshot.find(str(run))
     assert window.ws.size(entry) < size_before  # the views updated without a rescan
     names = [window.model.index(r, 0, window.model.index_of(entry)).data()
