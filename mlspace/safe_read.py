@@ -42,9 +42,13 @@ class Unreadable(Exception):
     """The file cannot be used as a record; ``str(err)`` says why, in a few words."""
 
 
+#: Unreadable's reason when nothing is at the path.
+NOT_THERE = "no longer there"
+
+
 def _reason(err: OSError) -> str:
     if err.errno == errno.ENOENT:
-        return "no longer there"
+        return NOT_THERE
     if err.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"
     if err.errno == errno.ELOOP:

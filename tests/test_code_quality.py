@@ -73,8 +73,8 @@ FILE_TOUCHING_MODULES = {
     "cli/walk_staging.py": "makes a cluster scan's staging folder and removes it, with the "
                            "parts left in it, through checked descriptors",
     "demo.py": "writes the sample workspace",
+    "classify/rules.py": "reads its own default rules, shipped in the package",
     "desktop.py": "installs the menu entry and icons",
-    "classify/rules.py": "reads the user's own rules file in mlspace's config folder",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",

@@ -184,8 +184,11 @@ def read(path: Path) -> CleanupRecord | None:
 
 def history() -> list[CleanupRecord]:
     """Every cleanup, newest first."""
-    folder = journal_dir()
-    records = [read(p) for p in folder.glob("*.jsonl")] if folder.exists() else []
+    try:
+        names = sorted(os.listdir(journal_dir()))
+    except OSError:  # none yet, or a data folder another user made (a `sudo mlspace`)
+        return []
+    records = [read(journal_dir() / n) for n in names if n.endswith(".jsonl")]
     return sorted((r for r in records if r is not None), key=lambda r: -r.created)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from mlspace.assets import resource
 from mlspace.classify.categories import Category
+from mlspace.safe_read import NOT_THERE, Unreadable, read_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -249,11 +250,16 @@ def load_rules(user_path: Path | None = None) -> RuleSet:
     because of it."""
     rules = parse_rules(default_rules_text(), "default rules")
     path = user_path if user_path is not None else user_rules_path()
-    if not path.exists():
-        return rules
     try:
-        user = parse_rules(path.read_text(encoding="utf-8"), str(path), allow_disabled=True)
-    except (RuleError, OSError, UnicodeDecodeError) as err:
+        # Through the bounded reader: a FIFO or a device there never blocks the scan, and
+        # a config folder another user owns (made by a `sudo mlspace`) is not a traceback.
+        text = read_bytes(str(path)).decode("utf-8")
+        user = parse_rules(text, str(path), allow_disabled=True)
+    except Unreadable as err:
+        if str(err) != NOT_THERE:
+            rules.warnings.append(f"{path}: {err}; using the default rules only")
+        return rules
+    except (RuleError, UnicodeDecodeError) as err:
         rules.warnings.append(f"{err}; using the default rules only")
         return rules
     return merge_rules(rules, user)

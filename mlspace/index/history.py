@@ -80,11 +80,12 @@ def save(inventory: Inventory, info: ScanInfo) -> HistoryEntry:
 def entries(root: str | None = None) -> list[HistoryEntry]:
     """The kept scans, oldest first; with ``root``, only those that scanned it."""
     folder = history_dir()
-    if not folder.is_dir():
+    try:
+        present = {p.name[: -len(_SUFFIX)] for p in folder.iterdir()
+                   if p.name.endswith(_SUFFIX) and p.is_file()}
+    except OSError:  # none kept yet, or a data folder another user made (`sudo mlspace`)
         return []
     indexed = {e.id: e for e in _read_index(folder)}
-    present = {p.name[: -len(_SUFFIX)] for p in folder.iterdir()
-               if p.name.endswith(_SUFFIX) and p.is_file()}
     found = {i: indexed[i] for i in present & indexed.keys()}
     for missing in sorted(present - indexed.keys()):
         entry = _from_footer(folder, missing)

@@ -20,6 +20,8 @@ from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
 
 TOP_ARTIFACTS = 20
+#: How many unreadable paths a report names (its totals count them all).
+UNREADABLE_LISTED = 50
 DAY = 86400.0
 
 
@@ -70,6 +72,8 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         "roots": list(snap.roots),
         "totals": {"disk_usage": t.disk_usage, "apparent_size": t.apparent_size,
                    "files": t.files, "dirs": t.dirs, "errors": len(snap.errors)},
+        "unreadable": [{"path": e.path, "error": e.message}
+                       for e in snap.errors[:UNREADABLE_LISTED]],
         "scan_seconds": round(snap.duration, 3),
         "cancelled": snap.cancelled,
         "categories": [

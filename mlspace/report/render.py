@@ -54,12 +54,13 @@ def render_markdown(report: Report) -> str:
     t = d["totals"]
     lines = [f"## Disk usage of {', '.join(_md_code(r) for r in d['roots'])}", "",
              f"{fmt.size(t['disk_usage'])} on disk ({fmt.size(t['apparent_size'])} apparent) in "
-             f"{fmt.count(t['files'])} files, on {d['host']}, {d['generated']}.", "",
+             f"{fmt.plural(t['files'], 'file')}, on {d['host']}, {d['generated']}.", "",
              "| Category | On disk | Share | Files |", "|---|---:|---:|---:|"]
     for c in d["categories"]:
         if c["files"] or c["disk_usage"]:
             lines.append(f"| {c['label']} | {fmt.size(c['disk_usage'])} | "
                          f"{100 * c['share']:.0f}% | {fmt.count(c['files'])} |")
+    lines += _unreadable_markdown(d)
     lines += ["", "### Largest items", "", "| Size | Category | Path |", "|---:|---|---|"]
     for a in d["top_artifacts"][:10]:
         lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | {_md_code(a['path'])} |")
@@ -72,6 +73,23 @@ def render_markdown(report: Report) -> str:
         lines.append("Nothing to suggest.")
     lines += _growth_markdown(d)
     return "\n".join(lines) + "\n"
+
+
+def _unreadable_markdown(d: dict) -> list[str]:
+    """What the totals leave out because it could not be read: said before any number."""
+    if not d["totals"]["errors"]:
+        return []
+    lines = ["", f"**{_left_out(d)}**", ""]
+    lines += [f"- {_md_code(u['path'])}: {_md_text(u['error'])}" for u in d["unreadable"]]
+    return lines
+
+
+def _left_out(d: dict) -> str:
+    count = d["totals"]["errors"]
+    more = count - len(d["unreadable"])
+    return (f"{fmt.plural(count, 'path')} could not be read, so the totals leave "
+            f"{'it' if count == 1 else 'them'} out" + (f" ({more} not listed here)" if more > 0
+                                                       else "") + ":")
 
 
 def _growth_markdown(d: dict) -> list[str]:
@@ -164,9 +182,10 @@ def render_html(report: Report) -> str:
            f"{e(d['host'])} · {e(d['generated'])} · scanned in {fmt.duration(d['scan_seconds'])}"
            "</p>",
            f"<p><b>{fmt.size(t['disk_usage'])}</b> on disk ({fmt.size(t['apparent_size'])} "
-           f"apparent) in {fmt.count(t['files'])} files and {fmt.count(t['dirs'])} folders"
+           f"apparent) in {fmt.plural(t['files'], 'file')} and {fmt.plural(t['dirs'], 'folder')}"
            + (f"; {t['errors']} paths could not be read" if t["errors"] else "") + ". "
            f"{_reclaimable_sentence(d, lambda text: f'<b>{text}</b>')} (see below).</p>",
+           *_unreadable_html(d),
            "<h2>By category</h2>", _bar_chart_svg(cat_rows),
            "<h2>By age and category</h2>", _bar_chart_svg(age_rows),
            "<p>" + " ".join(f"<span class='swatch' style='background:{c['color']}'></span>"
@@ -207,6 +226,14 @@ def render_html(report: Report) -> str:
     out.append("<p class='meta'>Made by mlspace. Sizes are on disk (allocated blocks); hard "
                "links are counted once.</p></body></html>")
     return "\n".join(out)
+
+
+def _unreadable_html(d: dict) -> list[str]:
+    if not d["totals"]["errors"]:
+        return []
+    return [f"<p><b>{html.escape(_left_out(d))}</b></p><ul>"
+            + "".join(f"<li><span class='path'>{html.escape(u['path'])}</span>: "
+                      f"{html.escape(u['error'])}</li>" for u in d["unreadable"]) + "</ul>"]
 
 
 def _growth_html(d: dict) -> list[str]:

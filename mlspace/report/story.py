@@ -40,7 +40,7 @@ def inventory_story(inv: Inventory, top: int = 12, apparent: bool = False) -> st
     measure = "apparent_size" if apparent else "disk_usage"
     lines = [
         f"{', '.join(snap.roots)}: {fmt.size(t.disk_usage)} on disk "
-        f"({fmt.size(t.apparent_size)} apparent) in {fmt.count(t.files)} files, "
+        f"({fmt.size(t.apparent_size)} apparent) in {fmt.plural(t.files, 'file')}, "
         f"scanned in {fmt.duration(snap.duration)}",
         "",
         f"{'By category':<22}{'apparent' if apparent else 'on disk':>12}{'share':>8}"
@@ -60,8 +60,8 @@ def inventory_story(inv: Inventory, top: int = 12, apparent: bool = False) -> st
     if ckpt_series:
         n_ckpt = sum(len(s.members) for s in ckpt_series)
         n_runs = len({s.run for s in ckpt_series})
-        lines += ["", f"Checkpoints: {n_ckpt} in {len(ckpt_series)} series of {n_runs} runs, "
-                      "largest first"]
+        lines += ["", f"Checkpoints: {n_ckpt} in {fmt.plural(len(ckpt_series), 'series', 'series')}"
+                      f" of {fmt.plural(n_runs, 'run')}, largest first"]
         sizes = {s.id: series_apparent_size(s, inv) if apparent else s.disk_usage
                  for s in ckpt_series}
         for s in sorted(ckpt_series, key=lambda s: -sizes[s.id])[:top]:

@@ -447,7 +447,7 @@ class MainWindow(QMainWindow):
         snap = self.ws.inventory.snapshot  # type: ignore[union-attr]
         t = snap.grand_totals()
         parts = [f"{fmt.size(t.disk_usage)} on disk", f"{fmt.size(t.apparent_size)} apparent",
-                 f"{fmt.count(t.files)} files", f"scanned in {fmt.duration(snap.duration)}"]
+                 fmt.plural(t.files, 'file'), f"scanned in {fmt.duration(snap.duration)}"]
         if snap.cancelled:
             parts.insert(0, "Scan cancelled: partial results")
         if self.source is not None and self.source.file:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -83,48 +88,122 @@ def test_bad_usage_exits_2() -> None:
     assert "Traceback" not in result.stderr
 
 
-def _run_cli_as_nobody(argv: list[str]) -> tuple[int, str]:
+def _run_cli_as_nobody(argv: list[str], own_home: bool = True) -> tuple[int, str, str]:
     """Run the CLI in a forked child that dropped to 'nobody' (root reads everything, so a
-    real permission error needs an unprivileged process). Returns exit code and stdout."""
+    real permission error needs an unprivileged process), in a home of its own unless
+    ``own_home`` is False (then the test's, which only root may enter). Returns the exit
+    code, stdout and stderr."""
     from mlspace.cli import main
 
-    read_end, write_end = os.pipe()
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
     pid = os.fork()
     if pid == 0:
-        code = 99
+        code, home = 99, ""
         try:
-            os.close(read_end)
+            os.close(out_read)
+            os.close(err_read)
             os.setgid(65534)
             os.setuid(65534)
-            os.dup2(write_end, 1)
-            with open(1, "w", closefd=False) as stdout:
-                sys.stdout = stdout
+            if own_home:
+                home = tempfile.mkdtemp(prefix="mlspace-nobody-home-")
+                for var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+                            "XDG_STATE_HOME"):
+                    os.environ[var] = os.path.join(home, var.lower())
+            os.dup2(out_write, 1)
+            os.dup2(err_write, 2)
+            with open(1, "w", closefd=False) as stdout, open(2, "w", closefd=False) as stderr:
+                sys.stdout, sys.stderr = stdout, stderr
                 code = main(argv)
                 stdout.flush()
+                stderr.flush()
+        except BaseException:
+            os.write(2, traceback.format_exc().encode())
         finally:
+            shutil.rmtree(home, ignore_errors=True)
             os._exit(code)
-    os.close(write_end)
-    with os.fdopen(read_end) as pipe:
-        out = pipe.read()
+    os.close(out_write)
+    os.close(err_write)
+    with os.fdopen(out_read) as out_pipe, os.fdopen(err_read) as err_pipe:
+        out, err = out_pipe.read(), err_pipe.read()  # small: neither pipe fills
     _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), out
+    return os.waitstatus_to_exitcode(status), out, err
+
+
+@pytest.fixture
+def partly_locked() -> Iterator[Path]:
+    """A folder with a file anyone reads and a folder nobody but root may open, outside
+    pytest's private temporary folder (which 'nobody' cannot enter)."""
+    base = Path(tempfile.mkdtemp(prefix="mlspace-cli-perm-"))
+    os.chmod(base, 0o777)
+    write(base / "ok.txt", 10)
+    os.chmod(base / "ok.txt", 0o644)
+    (base / "locked").mkdir(mode=0o000)
+    yield base
+    os.chmod(base / "locked", 0o755)
+    subprocess.run(["rm", "-rf", str(base)], check=True)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to 'nobody'")
-def test_unreadable_paths_exit_1_and_still_print_results(tmp_path: Path) -> None:
-    import tempfile
+def test_unreadable_paths_exit_1_and_still_print_results(partly_locked: Path) -> None:
+    code, stdout, stderr = _run_cli_as_nobody(["scan", str(partly_locked)])
+    assert code == 1
+    assert f"{partly_locked / 'locked'}: permission denied" in stdout
+    assert "on disk" in stdout
+    assert f"{partly_locked / 'locked'}: permission denied" in stderr
 
-    base = Path(tempfile.mkdtemp(prefix="mlspace-cli-perm-"))
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to 'nobody'")
+@pytest.mark.parametrize("command", [["plan"], ["inventory"], ["report", "-o", "REPORT.md"],
+                                     ["report", "-o", "REPORT.html"]])
+def test_every_command_says_what_it_could_not_read(partly_locked: Path, tmp_path: Path,
+                                                   command: list[str]) -> None:
+    """Exit 1 alone told nobody why: stderr names the path and the reason, and a report
+    says it before any number."""
+    from mlspace.cli import main
+
+    report = partly_locked / command[-1] if command[0] == "report" else None
+    argv = [command[0], str(partly_locked), *(["-o", str(report)] if report else [])]
+    # The command's modules are imported lazily, and 'nobody' may not read the
+    # interpreter's library: run it once here first, writing elsewhere.
+    warm_up = [*argv[:2], *(["-o", str(tmp_path / report.name)] if report else [])]
+    with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere), \
+            contextlib.redirect_stderr(nowhere):
+        main(warm_up)
+    code, _, stderr = _run_cli_as_nobody(argv)
+    assert code == 1, stderr
+    assert "1 path could not be read, so the results leave it out" in stderr
+    assert f"{partly_locked / 'locked'}: permission denied" in stderr
+    if report is not None:
+        text = report.read_text()
+        assert "1 path could not be read, so the totals leave it out" in text
+        assert str(partly_locked / "locked") in text
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to 'nobody'")
+def test_a_config_and_data_folder_of_another_user_is_no_traceback(
+        isolated_user_dirs: Path, tmp_path: Path) -> None:
+    """After a `sudo mlspace`, the config and data folders belong to root: the user's
+    commands still run, on the default rules, and say why."""
+    from mlspace.cli import main
+
+    config = isolated_user_dirs / ".config" / "mlspace"
+    config.mkdir(parents=True)
+    (config / "rules.toml").write_text("")
+    os.chmod(isolated_user_dirs, 0o700)
+    out = Path(tempfile.mkdtemp(prefix="mlspace-cli-out-"))
     try:
-        os.chmod(base, 0o755)
-        write(base / "ok.txt", 10)
-        (base / "locked").mkdir(mode=0o000)
-        os.chmod(base / "ok.txt", 0o644)
-        result = _run_cli_as_nobody(["scan", str(base)])
-        code, stdout = result
-        assert code == 1
-        assert f"{base / 'locked'}: permission denied" in stdout
-        assert "on disk" in stdout
+        os.chmod(out, 0o777)
+        write(out / "ws" / "logs" / "train.log", 100)
+        os.chmod(out / "ws", 0o755)
+        os.chmod(out / "ws" / "logs", 0o755)
+        os.chmod(out / "ws" / "logs" / "train.log", 0o644)
+        with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):
+            main(["report", str(out / "ws"), "-o", str(tmp_path / "warm.md")])  # imports
+        code, stdout, stderr = _run_cli_as_nobody(
+            ["report", str(out / "ws"), "-o", str(out / "r.md")], own_home=False)
+        assert code == 0, stderr
+        assert "rules.toml: permission denied; using the default rules only" in stderr
+        assert "1 file" in (out / "r.md").read_text()
     finally:
-        os.chmod(base / "locked", 0o755)
-        subprocess.run(["rm", "-rf", str(base)], check=True)
+        subprocess.run(["rm", "-rf", str(out)], check=True)

@@ -17,7 +17,7 @@ from mlspace.demo import generate
 from mlspace.report.render import CSV_COLUMNS
 
 REPORT_SCHEMA_KEYS = {
-    "version", "generated", "host", "roots", "totals", "scan_seconds", "cancelled",
+    "version", "generated", "host", "roots", "totals", "unreadable", "scan_seconds", "cancelled",
     "categories", "ages", "runs", "series", "top_artifacts", "artifacts", "suggestions",
     "reclaimable", "reclaimable_apparent", "reclaimable_by_risk", "cleanups", "growth",
 }
