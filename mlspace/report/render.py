@@ -187,7 +187,9 @@ def render_html(report: Report) -> str:
            f"{_reclaimable_sentence(d, lambda text: f'<b>{text}</b>')} (see below).</p>",
            *_unreadable_html(d),
            "<h2>By category</h2>", _bar_chart_svg(cat_rows),
-           "<h2>By age and category</h2>", _bar_chart_svg(age_rows),
+           "<h2>Files by age and category</h2>", _bar_chart_svg(age_rows),
+           f"<p class='meta'>Files only: folders' own listings ({fmt.size(_listings(d))}) "
+           "are not in these bars.</p>",
            "<p>" + " ".join(f"<span class='swatch' style='background:{c['color']}'></span>"
                             f"{e(c['label'])}" for c in d["categories"]) + "</p>"]
     out += ["<h2>Runs</h2>", _table(
@@ -226,6 +228,11 @@ def render_html(report: Report) -> str:
     out.append("<p class='meta'>Made by mlspace. Sizes are on disk (allocated blocks); hard "
                "links are counted once.</p></body></html>")
     return "\n".join(out)
+
+
+def _listings(d: dict) -> int:
+    """The space of folders' own listings: the total less the files the age chart holds."""
+    return d["totals"]["disk_usage"] - sum(v for a in d["ages"] for v in a["by_category"].values())
 
 
 def _unreadable_html(d: dict) -> list[str]:

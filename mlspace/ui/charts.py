@@ -385,11 +385,16 @@ class OwnerChart(_OneBarEach[int]):
 
 
 class AgeChart(_BarChart):
-    """Space per age bucket, stacked by category."""
+    """Files' space per age bucket, stacked by category. Folders' own listings are left
+    out: a folder's age changes whenever an entry in it comes or goes (a cleanup, an
+    undo), so bars holding them could not stay equal to a fresh scan after each action."""
 
     def __init__(self, workspace: Workspace) -> None:
-        super().__init__(("Space by age (last modified)", "Space by age", "By age"),
+        super().__init__(("Files by age (last modified)", "Files by age", "By age"),
                          segments=len(ORDER))
+        self.title.setToolTip("The space of files, by when each was last modified. Folders' "
+                              "own listings are not in these bars, so they add up to a "
+                              "little less than the tree's total.")
         self.ws = workspace
         self.stacks: list[list[tuple[Category, float, float]]] = []
         self.bar_clicked.connect(self._on_bar)
