@@ -44,15 +44,16 @@ def cmd_policy(args: argparse.Namespace) -> int:
         print(f"{args.path}: {len(checked.rules)} rules, OK")
         return EXIT_OK
     target = Path(args.path) if args.path else config_dir() / "policy.toml"
+    workspace = "FOLDER"  # what the policy is applied to: named in the hint when known
     if target.is_dir():
-        target = target / POLICY_NAME
+        workspace, target = str(target), target / POLICY_NAME
     if os.path.lexists(target):
         raise UsageError(f"{target} already exists: edit it, or name another file")
     target.parent.mkdir(parents=True, exist_ok=True)
     with output_stream(str(target)) as out:
         out.write(policy.TEMPLATE)
-    print(f"Wrote {target}. Check what it would do: mlspace apply-policy "
-          f"{args.path or 'PATH'} --policy {target} --dry-run")
+    print(f"Wrote {target}. Check what it would do: mlspace apply-policy {workspace} "
+          f"--policy {target} --dry-run")
     return EXIT_OK
 
 

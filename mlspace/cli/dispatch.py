@@ -4,6 +4,7 @@ never a traceback."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mlspace: {err}", file=sys.stderr)
             return EXIT_USAGE
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    args, unknown = parser.parse_known_args(paths_out_of_apply(argv))
     if unknown:  # the command's own usage, not the top-level one
         args.command_parsers[args.command].error(
             f"unrecognized arguments: {' '.join(unknown)}")
@@ -41,3 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         discard_stdout()  # the reader went away: not an error worth a traceback
         return EXIT_OK
+
+
+def paths_out_of_apply(argv: list[str]) -> list[str]:
+    """``clean --apply ID... PATH``: ``--apply`` takes every word after it, so a folder
+    written last was read as an id ("required: PATH"). Words after ``--apply`` that name
+    something on disk are the folders: they are moved in front of it (no id is a path)."""
+    if "--apply" not in argv:
+        return argv
+    start = argv.index("--apply") + 1
+    end = next((i for i in range(start, len(argv)) if argv[i].startswith("-")), len(argv))
+    found = [w for w in argv[start:end] if os.path.lexists(w)]
+    if not found:
+        return argv
+    ids = [w for w in argv[start:end] if w not in found]
+    return [*argv[:start - 1], *found, "--apply", *ids, *argv[end:]]

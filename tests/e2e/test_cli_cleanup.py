@@ -61,6 +61,17 @@ def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
     assert tree_digest(root) == before
 
 
+def test_the_folder_may_come_after_the_ids(tmp_path: Path) -> None:
+    """`clean --apply ID PATH`: --apply takes every word after it, and the folder was once
+    read as an id ("required: PATH")."""
+    root = generate(tmp_path / "ws")
+    plan = json.loads(mlspace("plan", str(root), "--format", "json").stdout)
+    first = plan["suggestions"][0]
+    dry = mlspace("clean", "--apply", first["id"], str(root), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "Dry run: nothing was moved." in dry.stdout and first["paths"][0] in dry.stdout
+
+
 def test_clean_with_unknown_id_explains(tmp_path: Path) -> None:
     root = generate(tmp_path / "ws")
     result = mlspace("clean", str(root), "--apply", "checkpoint-retention-0000000000", "--yes")

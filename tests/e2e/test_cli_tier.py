@@ -207,12 +207,24 @@ def test_a_bad_policy_exits_2_with_its_line(tmp_path: Path,
     assert f"{bad}:4: unknown risk or policy 'everything'" in capsys.readouterr().err
 
 
-def test_policy_init_writes_a_usable_policy_beside_the_workspace(tmp_path: Path) -> None:
+def test_policy_init_writes_a_usable_policy_beside_the_workspace(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = _workspace(tmp_path / "ws")
     assert run_cli(["policy", "init", str(root)]) == 0
+    hint = capsys.readouterr().out.split("Check what it would do: mlspace ")[1].split()
+    assert run_cli(hint) == 0  # the command it suggests runs as printed
     assert run_cli(["policy", "check", str(root / "mlspace-policy.toml")]) == 0
     assert run_cli(["policy", "init", str(root)]) == 2  # never overwrites
     assert run_cli(["apply-policy", str(root), "--dry-run"]) == 0  # found beside it
+
+
+def test_policy_init_to_a_file_names_the_folder_to_fill_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It once suggested `apply-policy FILE --policy FILE`, which scans the policy file."""
+    target = tmp_path / "nightly.toml"
+    assert run_cli(["policy", "init", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert f"mlspace apply-policy FOLDER --policy {target} --dry-run" in out
 
 
 def test_a_policy_can_archive(tmp_path: Path, cold: Path) -> None:
