@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -293,7 +294,7 @@ class _ProcessPool:
     def __init__(self, options: ScanOptions) -> None:
         self.options = options
         self.results: queue.SimpleQueue[WalkChunk | BaseException] = queue.SimpleQueue()
-        self.pool = _pool_context().Pool(options.workers)
+        self.pool = _pool_context().Pool(options.workers, initializer=_leave_interrupts)
 
     def slots(self) -> int:
         return self.options.workers * 2
@@ -321,6 +322,12 @@ class _ProcessPool:
     def close(self) -> None:
         self.pool.terminate()
         self.pool.join()
+
+
+def _leave_interrupts() -> None:
+    """In a worker: Ctrl+C reaches the whole process group, and is the parent's to handle
+    (it terminates the workers); a worker would print its own KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

@@ -8,9 +8,11 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
@@ -207,3 +209,37 @@ def test_a_config_and_data_folder_of_another_user_is_no_traceback(
         assert "1 file" in (out / "r.md").read_text()
     finally:
         subprocess.run(["rm", "-rf", str(out)], check=True)
+
+
+_CTRL_C_LOCAL = r"""
+import sys, slow_storage
+from mlspace.cli import main
+
+slow_storage.install(0.0, 0.005)  # the forked workers inherit the slow walker
+sys.exit(main(["scan", sys.argv[1], "--workers", "2"]))
+"""
+
+
+def test_ctrl_c_during_a_scan_with_workers_is_one_line_and_130(tmp_path: Path) -> None:
+    """As from a terminal: SIGINT reaches the whole process group, the scan's worker
+    processes too. They leave it to the command, which says so in one line: no worker's
+    KeyboardInterrupt traceback."""
+    for folder in range(40):
+        for name in range(25):
+            write(tmp_path / "ws" / f"d{folder}" / f"f{name}", 10)
+    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(benchmarks),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_LOCAL, str(tmp_path / "ws")],
+                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env, start_new_session=True)
+    try:
+        time.sleep(1.5)  # started, and walking: 1,000 stats of 5 ms take 2.5 s on two workers
+        assert child.poll() is None
+        os.killpg(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, err
+    assert "mlspace: interrupted" in err and "Traceback" not in err, err

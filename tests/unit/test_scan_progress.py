@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -72,3 +74,20 @@ def test_cancel_from_another_thread_returns_a_usable_partial_snapshot(wide_tree:
     totals = snap.grand_totals()
     assert snap.cancelled
     assert totals.files + totals.dirs == len(snap)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads Linux /proc")
+def test_worker_processes_leave_ctrl_c_to_the_command() -> None:
+    """Ctrl+C reaches the whole process group: the workers ignore it (the command stops
+    them and says so in one line) instead of each printing a KeyboardInterrupt traceback."""
+    pool = scanner_module._ProcessPool(ScanOptions(workers=2))
+    try:
+        pids = [p.pid for p in pool.pool._pool]  # type: ignore[attr-defined]
+        assert len(pids) == 2
+        for pid in pids:
+            status = Path(f"/proc/{pid}/status").read_text()
+            ignored = int(next(line.split()[1] for line in status.splitlines()
+                               if line.startswith("SigIgn:")), 16)
+            assert ignored & (1 << (signal.SIGINT - 1)), pid
+    finally:
+        pool.close()
