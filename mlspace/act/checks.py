@@ -11,6 +11,7 @@ import time
 from mlspace.advise import PlanItem
 from mlspace.safe_read import Unreadable, read_text
 from mlspace.scan import ScanOptions, scan
+from mlspace.scan.hardlinks import freed_totals
 
 #: Anything modified this recently may belong to a running training job.
 RECENT_SECONDS = 600.0
@@ -29,8 +30,11 @@ def changed_since_scan(item: PlanItem, recent_seconds: float = RECENT_SECONDS,
     if item.is_dir:
         if not os.path.isdir(item.path) or os.path.islink(item.path):
             return "is no longer a folder"
-        totals = scan([item.path], ScanOptions(workers=1)).grand_totals()
-        size, newest = totals.apparent_size, totals.newest_mtime
+        fresh = scan([item.path], ScanOptions(workers=1))
+        # Counted as the plan counted it: hard-linked files kept by a link outside the
+        # folder are left out (in the whole scan, some were counted elsewhere).
+        size = freed_totals(fresh, fresh.root_entries[0])[1]
+        newest = fresh.grand_totals().newest_mtime
     else:
         size, newest = st.st_size, st.st_mtime
     if size != item.apparent_size or abs(newest - item.mtime) > 1e-3:

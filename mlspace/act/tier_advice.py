@@ -67,12 +67,9 @@ def action_of(suggestion: Suggestion) -> str:
 
 
 def _item(inv: Inventory, entry: int) -> PlanItem:
-    """What moving the entry off this disk frees: a folder's whole usage; a file's own,
-    unless other hard links keep its blocks here."""
-    snap = inv.snapshot
-    freed = snap.totals(entry).disk_usage if snap.is_dir(entry) else \
-        0 if int(snap.nlink[entry]) > 1 else snap.disk_usage(entry)
-    return plan_item(snap, entry, freed)
+    """What moving the entry off this disk frees: a folder's usage, a file's own, less
+    what other hard links keep here."""
+    return plan_item(inv.snapshot, entry)
 
 
 def _suggest(policy: str, title: str, reason: str, risk: str, items: list[PlanItem],

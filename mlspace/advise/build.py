@@ -23,18 +23,7 @@ Policy = Callable[[Inventory, AdviceSettings], list[Suggestion]]
 
 def item(inv: Inventory, entry: int, note: str = "") -> PlanItem:
     """The entry as a plan item, with what removing it frees."""
-    return plan_item(inv.snapshot, entry, freed(inv, entry), note)
-
-
-def freed(inv: Inventory, entry: int) -> int:
-    """Space removing an entry frees: a hard-linked file frees only if all its links are in
-    the scan and none is kept, so a file with links elsewhere counts zero."""
-    snap = inv.snapshot
-    if snap.is_dir(entry):
-        return snap.totals(entry).disk_usage
-    if int(snap.nlink[entry]) > 1:
-        return 0
-    return snap.disk_usage(entry)
+    return plan_item(inv.snapshot, entry, note)
 
 
 def artifact_items(inv: Inventory, artifact: Artifact, note: str = "") -> list[PlanItem]:

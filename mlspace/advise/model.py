@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from mlspace.scan import Snapshot
+from mlspace.scan.hardlinks import freed_totals
 
 SAFE, REVIEW, RISKY = "safe", "review", "risky"
 
@@ -24,7 +25,7 @@ class PlanItem:
     path: str
     is_dir: bool
     disk_usage: int  # what removing it frees (hard links counted where their last link goes)
-    apparent_size: int
+    apparent_size: int  # the same, apparent; a file's own size (what its re-check compares)
     mtime: float  # the newest modification in it, as scanned
     files: int
     inode: int = 0  # the entry's own inode as scanned (0: unknown), so a swap is caught
@@ -33,11 +34,15 @@ class PlanItem:
     note: str = ""
 
 
-def plan_item(snap: Snapshot, entry: int, disk_usage: int, note: str = "") -> PlanItem:
-    """The plan item for one scanned entry, freeing ``disk_usage`` when removed."""
+def plan_item(snap: Snapshot, entry: int, note: str = "") -> PlanItem:
+    """The plan item for one scanned entry, with what removing it frees: a folder's totals
+    less the hard-linked files another link outside it keeps (mlspace.scan.hardlinks); a
+    file's own size, or nothing while another link to it stays (its size as scanned is
+    kept as the apparent size, which the cleanup's re-check compares)."""
     is_dir = snap.is_dir(entry)
     totals = snap.totals(entry)
-    return PlanItem(snap.path(entry), is_dir, disk_usage, totals.apparent_size,
+    disk, apparent = freed_totals(snap, entry)
+    return PlanItem(snap.path(entry), is_dir, disk, apparent if is_dir else totals.apparent_size,
                     totals.newest_mtime, totals.files if is_dir else 1, int(snap.ino[entry]),
                     note)
 

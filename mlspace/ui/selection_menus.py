@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QMenu
 
 from mlspace import fmt
 from mlspace.advise import REVIEW, RISKY, PlanItem, Suggestion
+from mlspace.advise.model import plan_item
 from mlspace.classify import Category
+from mlspace.scan.hardlinks import pinned
 
 if TYPE_CHECKING:
     from mlspace.ui.main_window import MainWindow
@@ -108,10 +110,14 @@ class SelectionMenus(QObject):
         if inv is None or entry < 0:
             return
         snap = inv.snapshot
-        totals = self.ws.totals(entry)  # what is left of it: the cleanup re-checks this
-        item = PlanItem(snap.path(entry), snap.is_dir(entry), totals.disk_usage,
-                        totals.apparent_size, totals.newest_mtime,
-                        totals.files if snap.is_dir(entry) else 1, int(snap.ino[entry]))
+        row = snap.row_of(entry)
+        if row >= 0:  # what is left of it, as the cleanup's re-check will count it
+            totals, held = self.ws.totals(entry), pinned(snap)
+            item = PlanItem(snap.path(entry), True, totals.disk_usage - int(held.disk[row]),
+                            totals.apparent_size - int(held.apparent[row]),
+                            totals.newest_mtime, totals.files, int(snap.ino[entry]))
+        else:
+            item = plan_item(snap, entry)
         protected = {a for s in inv.series for a in s.protected}
         artifact = self.ws.artifact_at(entry)
         risky = (artifact is not None and artifact.id in protected) or \

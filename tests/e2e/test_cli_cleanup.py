@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
+from trees import du
 
 from mlspace.act import trash as trash_module
 from mlspace.demo import generate
@@ -94,3 +97,33 @@ def test_keep_for_one_run(tmp_path: Path) -> None:
     assert "Keep best 1 + latest 2 of bert-base-lr1e-4" in titles
     bad = mlspace("plan", str(root), "--keep-for", f"{run}=3")
     assert bad.returncode == 2 and "FOLDER=K:N" in bad.stderr
+
+
+def test_hard_linked_checkpoints_free_what_the_plan_says(tmp_path: Path) -> None:
+    """Checkpoints that are hard links of one weights file (a `cp -al` snapshot, or rsync
+    --link-dest): removing the older ones frees only their own files, the plan says so,
+    and the re-check does not take the shared file for a change."""
+    run = tmp_path / "ws" / "run"
+    weights = run / "checkpoint-4" / "model.safetensors"
+    weights.parent.mkdir(parents=True)
+    weights.write_bytes(os.urandom(1 << 20))
+    for step in (1, 2, 3):
+        (run / f"checkpoint-{step}").mkdir()
+        os.link(weights, run / f"checkpoint-{step}" / "model.safetensors")
+    for step in (1, 2, 3, 4):
+        (run / f"checkpoint-{step}" / "config.json").write_text('{"model_type": "bert"}')
+    month_ago = time.time() - 30 * 86400
+    for path in sorted(run.rglob("*"), reverse=True):
+        os.utime(path, (month_ago, month_ago), follow_symlinks=False)
+    plan = json.loads(mlspace("plan", str(tmp_path / "ws"), "--format", "json").stdout)
+    (suggestion,) = plan["suggestions"]
+    assert sorted(Path(p).name for p in suggestion["paths"]) == ["checkpoint-1", "checkpoint-2"]
+    own = sum(os.lstat(p).st_blocks * 512 for p in (
+        run / "checkpoint-1", run / "checkpoint-1" / "config.json",
+        run / "checkpoint-2", run / "checkpoint-2" / "config.json"))
+    assert suggestion["bytes"] == own  # not the shared 1 MiB, counted where first met
+    before = du(tmp_path / "ws", "-B1")
+    applied = mlspace("clean", str(tmp_path / "ws"), "--apply", suggestion["id"], "--yes")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    assert "skipped" not in applied.stdout
+    assert before - du(tmp_path / "ws", "-B1") == own

@@ -80,14 +80,19 @@ def test_cancel_from_another_thread_returns_a_usable_partial_snapshot(wide_tree:
 def test_worker_processes_leave_ctrl_c_to_the_command() -> None:
     """Ctrl+C reaches the whole process group: the workers ignore it (the command stops
     them and says so in one line) instead of each printing a KeyboardInterrupt traceback."""
+    def ignores_ctrl_c(pid: int) -> bool:
+        status = Path(f"/proc/{pid}/status").read_text()
+        ignored = int(next(line.split()[1] for line in status.splitlines()
+                           if line.startswith("SigIgn:")), 16)
+        return bool(ignored & (1 << (signal.SIGINT - 1)))
+
     pool = scanner_module._ProcessPool(ScanOptions(workers=2))
     try:
         pids = [p.pid for p in pool.pool._pool]  # type: ignore[attr-defined]
         assert len(pids) == 2
-        for pid in pids:
-            status = Path(f"/proc/{pid}/status").read_text()
-            ignored = int(next(line.split()[1] for line in status.splitlines()
-                               if line.startswith("SigIgn:")), 16)
-            assert ignored & (1 << (signal.SIGINT - 1)), pid
+        deadline = time.monotonic() + 10  # a worker runs its initializer once started
+        while not all(map(ignores_ctrl_c, pids)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert all(map(ignores_ctrl_c, pids))
     finally:
         pool.close()
