@@ -23,6 +23,7 @@ from mlspace.act.journal import (
     CleanupRecord,
     Journal,
     JournalUnavailable,
+    run_title,
 )
 from mlspace.act.journal import history as journal_history
 from mlspace.act.journal import load as journal_load
@@ -70,7 +71,7 @@ def execute(suggestions: Sequence[Suggestion], roots: Sequence[str],
     JournalUnavailable, having moved nothing, when the journal cannot be started; stops
     early (``stopped`` says why) when it cannot be written any more."""
     items = [(s, i) for s in suggestions for i in s.items]
-    title = suggestions[0].title if len(suggestions) == 1 else f"{len(suggestions)} cleanups"
+    title = run_title([s.title for s in suggestions])
     journal, cleanup_id = Journal.begin(
         title, list(roots), [{**asdict(i), "suggestion": s.id} for s, i in items])
     busy = checks.paths_in_use()

@@ -88,6 +88,14 @@ class CleanupRecord:
         return sum(sizes.get(e["path"], 0) for e in self.trashed)
 
     @property
+    def freed_when_run(self) -> int:
+        """What the run moved out, whether or not it was undone since (history shows this
+        beside "undone": the 0 bytes still out would say nothing)."""
+        sizes = {i["path"]: i["disk_usage"] for i in self.items}
+        moved = {e["path"] for e in self.events if e["event"] == TRASHED}
+        return sum(sizes.get(path, 0) for path in moved)
+
+    @property
     def undone(self) -> bool:
         return bool(self.events) and not self.trashed and any(
             e["event"] == RESTORED for e in self.events)
@@ -180,6 +188,13 @@ def read(path: Path) -> CleanupRecord | None:
     return CleanupRecord(header["id"], header["created"], header.get("title", ""),
                          header.get("roots", []), header["items"], events,
                          header.get("kind", "clean"), header.get("meta") or {})
+
+
+def run_title(titles: list[str]) -> str:
+    """A run's name in the history, from its suggestions' titles: each one, up to two."""
+    if len(titles) <= 2:
+        return "; ".join(titles)
+    return f"{titles[0]}; {titles[1]} and {len(titles) - 2} more"
 
 
 def history() -> list[CleanupRecord]:

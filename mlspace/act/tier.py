@@ -40,6 +40,7 @@ from mlspace.act.journal import (
     TRASHED,
     Journal,
     JournalUnavailable,
+    run_title,
 )
 from mlspace.act.moves import MoveRefused
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
@@ -201,11 +202,8 @@ def run(work: Sequence[tuple[Suggestion, str]], roots: Sequence[str], tier: Tier
 
 
 def _title(work: Sequence[tuple[Suggestion, str]]) -> str:
-    if len(work) == 1:
-        suggestion, action = work[0]
-        archived = action == ARCHIVE and not suggestion.title.startswith("Archive")
-        return f"Archive: {suggestion.title}" if archived else suggestion.title
-    return f"{len(work)} cleanups and archives"
+    return run_title([f"Archive: {s.title}" if action == ARCHIVE and
+                      not s.title.startswith("Archive") else s.title for s, action in work])
 
 
 def _archive_one(item: PlanItem, index: int, ctx: _Run) -> Outcome:

@@ -77,8 +77,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
         for record in history():
             left = fmt.plural(len(record.trashed), "item")
             state = "undone" if record.undone else f"{left} in the trash"
+            freed = record.freed_when_run if record.undone else record.freed
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            print(f"{record.id}  {when}  {fmt.size(record.freed):>10}  {state}  {record.title}"
+            print(f"{record.id}  {when}  {fmt.size(freed):>10}  {state}  {record.title}"
                   f"  (in {', '.join(record.roots)})")
         return EXIT_OK
     cleanup = args.cleanup

@@ -203,8 +203,9 @@ class CleanupHistory(QDialog):
                                         else QHeaderView.ResizeMode.ResizeToContents)
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
+            freed = record.freed_when_run if record.undone else record.freed
             row = QTreeWidgetItem([when, record_kind(record), record.title,
-                                   fmt.size(record.freed), record_state(record)])
+                                   fmt.size(freed), record_state(record)])
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
             row.setToolTip(2, "\n".join([record.title, f"in {', '.join(record.roots)}",
                                          *([f"to {record.meta['tier']}"]

@@ -13,6 +13,7 @@ import pytest
 from cleanup_helpers import tree_digest
 from trees import du
 
+from mlspace import fmt
 from mlspace.act import trash as trash_module
 from mlspace.demo import generate
 
@@ -62,6 +63,9 @@ def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
     assert f"(in {root})" in listing.stdout  # which folder each cleanup was in
     mlspace("undo")
     assert tree_digest(root) == before
+    undone = next(line for line in mlspace("undo", "--list").stdout.splitlines()
+                  if "Keep best 1 + latest 2" in line)
+    assert "undone" in undone and fmt.size(chosen[0]["bytes"]) in undone  # not "0 Bytes"
 
 
 def test_the_folder_may_come_after_the_ids(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QContextMenuEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from mlspace import fmt
 from mlspace.ui.main_window import MainWindow
 
 
@@ -114,9 +115,13 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
     assert (newest.text(1), newest.text(4)) == ("Cleanup", "3 in the trash")
     dialog.table.setCurrentItem(newest)
     assert dialog.undo_button.isEnabled()
+    assert newest.text(3) == fmt.size(caches.bytes)
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
     assert tree_digest(demo_root) == before
+    window.history_action.trigger()
+    undone = window.history_dialog.table.topLevelItem(0)
+    assert (undone.text(3), undone.text(4)) == (fmt.size(caches.bytes), "undone")  # not 0 B
 
 
 def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, qtbot: QtBot

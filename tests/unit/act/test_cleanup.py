@@ -40,6 +40,10 @@ def test_apply_then_undo_is_byte_identical(tmp_path: Path, isolated_user_dirs: P
     assert trash_contents(isolated_user_dirs) == ([], [])
     record = history()[0]
     assert record.undone and record.id == result.cleanup_id
+    assert record.freed == 0 and record.freed_when_run == plan.total_bytes
+    titles = [s.title for s in plan.suggestions]
+    assert len(titles) > 2 and record.title == \
+        f"{titles[0]}; {titles[1]} and {len(titles) - 2} more"  # not "9 cleanups"
 
 
 def test_items_changed_since_the_scan_are_skipped(tmp_path: Path) -> None:
