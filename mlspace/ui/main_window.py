@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -60,6 +59,7 @@ from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.selection_menus import SelectionMenus
 from mlspace.ui.share_delegate import ShareBarDelegate
 from mlspace.ui.start_pages import ScanningPage, WelcomePage
+from mlspace.ui.status_line import StatusLine
 from mlspace.ui.suggestions_panel import SuggestionsPanel
 from mlspace.ui.tree_model import CHANGE, NAME, OPTIONAL_COLUMNS, SHARE, SIZE, TreeModel
 from mlspace.ui.treemap_view import TreemapView
@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self._update_scan_actions()
         self._make_toolbar()
         self._make_menus()
-        self.status = QLabel()
+        self.status = StatusLine()
         self.statusBar().addWidget(self.status, 1)
 
         self.scanner.progress.connect(self._on_progress)
@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
                 self.tree.expand(self.model.index(0, 0))
             self._keep_growing_selection(snap)
         self.filters.show_filter()
-        self.setWindowTitle(f"mlspace — {self.source.title()}")
+        self.setWindowTitle(self.source.title())  # Qt adds " — mlspace", the display name
         # The views redraw on turns of their own (mlspace.ui.redraws): the page shows once
         # they have, in one paint, and the scan is shown then.
         after_cleanup, self._after_rescan = self._after_rescan, ""

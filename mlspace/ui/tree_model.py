@@ -14,14 +14,14 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QBrush, QFont, QGuiApplication, QPalette
 
 from mlspace import fmt
 from mlspace.classify import Category
 from mlspace.index.growth import short_date
 from mlspace.paths import natural_key
 from mlspace.scan import kind_name
-from mlspace.ui.colors import category_color, growth_color
+from mlspace.ui.colors import category_color, category_text_color, growth_color
 from mlspace.ui.workspace import Workspace
 
 COLUMNS = ("Name", "Size", "% of parent", "Category", "Files", "Modified", "On disk", "Apparent",
@@ -186,7 +186,10 @@ class TreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and column == NAME:
             return category_color(self.ws.dominant_category(entry))
         if role == Qt.ItemDataRole.ForegroundRole and column == CATEGORY:
-            return QBrush(category_color(self.ws.dominant_category(entry)))
+            palette = QGuiApplication.palette()
+            return QBrush(category_text_color(
+                self.ws.dominant_category(entry), palette.color(QPalette.ColorRole.Base),
+                palette.color(QPalette.ColorRole.AlternateBase)))
         if role == Qt.ItemDataRole.ForegroundRole and column == CHANGE:
             change = self.ws.change(entry)
             return QBrush(growth_color(1.0 if change > 0 else -1.0)) if change else None

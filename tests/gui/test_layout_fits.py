@@ -15,7 +15,7 @@ import pytest
 from growth_helpers import compare_with_first_scan, kept_workspace, new_window, scan_grow_scan
 from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import QPoint, QPointF, QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QPainter, QPicture
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QPainter, QPalette, QPicture
 from PySide6.QtWidgets import (
     QApplication,
     QHeaderView,
@@ -175,6 +175,23 @@ def test_a_long_filter_and_a_checked_total_leave_the_layout_where_it_was(
     assert (window.width(), window.splitter.sizes()) == before
 
 
+def test_a_long_status_is_cut_with_an_ellipsis_and_whole_on_hover(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    """The demo's status line (totals, files, time, why sizes are apparent) is longer than
+    1024 px: it ends in "…" instead of mid-word, and the window keeps its width."""
+    _shown_at(qtbot, window, (1024, 700), tmp_path, 0)
+    status = window.status
+    assert "Demo: big files are sparse" in status.text()
+    # As after opening a saved scan: its origin comes first.
+    status.setText("Scan of gpu-node3:/scratch/lab/projects/llm-finetune, made 3 days ago · "
+                   + status.text())
+    _settle(window)
+    assert window.width() == 1024
+    shown = status.elided()
+    assert shown.endswith("…") and status.text().startswith(shown[:-1])
+    assert QFontMetrics(status.font()).horizontalAdvance(shown) <= status.contentsRect().width()
+
+
 def test_the_best_checkpoint_shows_in_full_at_1024(window: MainWindow, qtbot: QtBot,
                                                    tmp_path: Path) -> None:
     runs = window.runs
@@ -301,3 +318,24 @@ def test_owner_chart_growth_tab_and_change_column_fit(qtbot: QtBot, tmp_path: Pa
     for chart in charts:
         problems += [f"{type(chart).__name__}: {p}" for p in _chart_problems(chart)]
     assert problems == []
+
+
+def test_category_names_read_as_text(window: MainWindow) -> None:
+    """The Category column's names are in their category's hue, dark enough to read on the
+    tree's background: the Caches yellow itself has 1.5:1 on white."""
+    from mlspace.classify import Category
+    from mlspace.ui.colors import TEXT_CONTRAST, category_color, contrast
+    from mlspace.ui.tree_model import CATEGORY, VALUE_ROLE
+
+    palette = window.tree.palette()
+    rows = [palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.AlternateBase)]
+    assert contrast(category_color(Category.CACHE), rows[0]) < TEXT_CONTRAST
+    model, root = window.model, window.model.index(0, 0)
+    seen = set()
+    for row in range(model.rowCount(root)):
+        cell = model.index(row, CATEGORY, root)
+        seen.add(Category(cell.data(VALUE_ROLE)))
+        color = cell.data(Qt.ItemDataRole.ForegroundRole).color()
+        assert min(contrast(color, background) for background in rows) >= TEXT_CONTRAST, \
+            cell.data()
+    assert Category.CACHE in seen

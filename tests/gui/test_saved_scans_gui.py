@@ -88,20 +88,20 @@ def test_a_saved_scan_opens_with_the_live_scans_tree_and_says_whose_it_is(
         window: MainWindow, qtbot: QtBot, demo_root: Path, tmp_path: Path) -> None:
     live_rows, live = rows(window), window.ws.inventory.snapshot.grand_totals()
     live_categories = window.ws.chart_categories()
-    assert window.windowTitle() == f"mlspace — {demo_root}"
+    assert window.windowTitle() == str(demo_root)
 
     open_in(window, qtbot, save_parquet(demo_root, tmp_path / "lab.parquet"))
     assert rows(window) == live_rows
     assert window.ws.inventory.snapshot.grand_totals() == live
     assert window.ws.chart_categories() == live_categories  # the saved classification
     shown = f"scan of {platform.node()}:{demo_root}, made just now"
-    assert window.windowTitle() == f"mlspace — {shown}"
+    assert window.windowTitle() == shown
     assert window.status.text().startswith(f"S{shown[1:]} · ")
     assert window.ws.read_only_reason == ""  # its folder is here: cleanups are offered
 
     open_in(window, qtbot, save_ncdu(demo_root, tmp_path / "lab.json"))
     assert rows(window) == live_rows
-    assert window.windowTitle() == f"mlspace — scan of {demo_root}, made just now"
+    assert window.windowTitle() == f"scan of {demo_root}, made just now"
 
 
 def test_file_menu_offers_open_and_save_scan(window: MainWindow, qtbot: QtBot,
@@ -150,7 +150,7 @@ def test_a_scan_whose_folder_is_not_here_offers_no_cleanup(
     monkeypatch.setattr(ConfirmCleanup, "exec", never_asked)
     window = new_window(qtbot)
     open_in(window, qtbot, saved)
-    assert window.windowTitle() == f"mlspace — {title}"
+    assert window.windowTitle() == title
     assert window.ws.read_only_reason == reason
     assert f"No cleanups from this scan: {reason}" in window.status.text()
     assert not window.rescan_action.isEnabled()  # F5 would scan another folder
@@ -204,7 +204,7 @@ def test_an_ncdu_export_offers_cleanups_only_after_f5(qtbot: QtBot, demo_root: P
     with qtbot.waitSignal(window.scan_finished, timeout=30_000):
         window.rescan_action.trigger()
     assert window.source.file == "" and window.ws.read_only_reason == ""
-    assert window.windowTitle() == f"mlspace — {demo_root}"
+    assert window.windowTitle() == str(demo_root)
 
 
 def test_f5_on_an_opened_scan_scans_what_it_covered(qtbot: QtBot, demo_root: Path,
@@ -253,7 +253,7 @@ def test_dropping_a_saved_scan_opens_it(qtbot: QtBot, demo_root: Path, tmp_path:
     window = new_window(qtbot)
     drop_on(window, qtbot, saved)
     assert window.source.file == str(saved)
-    assert window.windowTitle().startswith(f"mlspace — scan of {platform.node()}:")
+    assert window.windowTitle().startswith(f"scan of {platform.node()}:")
 
 
 def test_dropping_a_folder_that_holds_a_saved_dataset_opens_the_scan(
