@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from mlspace import fmt
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import EXIT_OK, UsageError
-from mlspace.cli.output import output_stream
+from mlspace.cli.output import output_stream, wants_json
 from mlspace.cli.sources import inventory_of, open_saved_scan, scan_and_classify
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
             old = opening.result()
     doc = diff(old, new)
     with output_stream(args.output) as out:
-        if args.format == "json":
+        if wants_json(args):
             json.dump(doc, out, indent=1)
             out.write("\n")
         else:

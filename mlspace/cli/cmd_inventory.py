@@ -8,7 +8,7 @@ import json
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import exit_code_for
-from mlspace.cli.output import output_stream
+from mlspace.cli.output import output_stream, wants_json
 from mlspace.cli.sources import scan_and_classify
 
 
@@ -25,7 +25,7 @@ def cmd_inventory(args: argparse.Namespace) -> int:
     source, inventory = scan_and_classify(args)
     snapshot = source.snapshot
     with output_stream(args.output) as out:
-        if args.format == "json":
+        if wants_json(args):
             doc = {
                 "version": 1,
                 "roots": list(snapshot.roots),

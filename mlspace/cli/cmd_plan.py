@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import UsageError, exit_code_for
-from mlspace.cli.output import output_stream
+from mlspace.cli.output import output_stream, wants_json
 from mlspace.cli.sources import scan_and_classify
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     snapshot, _, plan = plan_from_args(args)
     with output_stream(args.output) as out:
-        if args.format == "json":
+        if wants_json(args):
             json.dump(plan_record(plan), out, indent=1)
             out.write("\n")
         else:

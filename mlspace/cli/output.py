@@ -3,6 +3,7 @@ an interrupted run never leaves a truncated file that looks whole."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gzip
 import os
@@ -77,6 +78,14 @@ def dataset_target(path: str) -> Iterator[str]:
         if isinstance(err, OSError):
             raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
         raise
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    """--format json, or no --format and -o FILE.json (a table in a .json file would
+    break whatever reads it)."""
+    if args.format:
+        return bool(args.format == "json")
+    return (args.output or "").lower().endswith(".json")
 
 
 @contextlib.contextmanager

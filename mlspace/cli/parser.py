@@ -79,6 +79,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="if another mlspace run works on these folders, wait this long")
 
 
+def add_table_or_json_output(cmd: argparse.ArgumentParser) -> None:
+    """--format and -o of the commands that print a table or JSON (inventory, plan, diff)."""
+    cmd.add_argument("--format", choices=("table", "json"),
+                     help="table (default), or json; -o FILE.json writes json")
+    cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mlspace",
@@ -111,15 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
         "inventory", help="runs, checkpoint series (best and latest) and space per category"
     )
     add_scan_arguments(inventory_cmd)
-    inventory_cmd.add_argument("--format", choices=("table", "json"), default="table")
-    inventory_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_table_or_json_output(inventory_cmd)
     add_apparent_argument(inventory_cmd)
 
     plan_cmd = commands.add_parser("plan", help="suggest safe cleanups (changes nothing)")
     add_scan_arguments(plan_cmd)
     add_advice_arguments(plan_cmd)
-    plan_cmd.add_argument("--format", choices=("table", "json"), default="table")
-    plan_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_table_or_json_output(plan_cmd)
     add_apparent_argument(plan_cmd)
 
     clean_cmd = commands.add_parser(
@@ -157,8 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff_cmd.add_argument("new", metavar="NEW", help="a saved scan (file or history id), or "
                           "a folder: scanned now")
     add_scan_options(diff_cmd)
-    diff_cmd.add_argument("--format", choices=("table", "json"), default="table")
-    diff_cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
+    add_table_or_json_output(diff_cmd)
     add_apparent_argument(diff_cmd)
 
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")

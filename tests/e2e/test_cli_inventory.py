@@ -91,3 +91,20 @@ def test_bad_user_rules_warn_on_stderr(tmp_path: Path, isolated_user_dirs: Path)
     result = mlspace("inventory", str(workspace(tmp_path / "ws")))
     assert result.returncode == 0
     assert "warning:" in result.stderr and "rules.toml" in result.stderr
+
+
+def test_an_output_file_named_json_gets_json(tmp_path: Path) -> None:
+    """-o FILE.json writes JSON (it once wrote the text table into it); --format still
+    decides when given, and any other name gets the table."""
+    root = workspace(tmp_path / "ws")
+    for command in ("inventory", "plan"):
+        out = tmp_path / f"{command}.json"
+        assert mlspace(command, str(root), "-o", str(out)).returncode == 0
+        assert json.loads(out.read_text())["version"] == 1
+        table = tmp_path / f"{command}.txt"
+        assert mlspace(command, str(root), "-o", str(table)).returncode == 0
+        assert not table.read_text().lstrip().startswith("{")
+        forced = tmp_path / f"{command}-table.json"
+        assert mlspace(command, str(root), "-o", str(forced), "--format", "table"
+                       ).returncode == 0
+        assert not forced.read_text().lstrip().startswith("{")
