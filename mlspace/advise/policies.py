@@ -12,13 +12,23 @@ import numpy as np
 from mlspace import fmt
 from mlspace.advise.build import DAY, Policy, age_days, artifact_items, item, make
 from mlspace.advise.checkpoint_policies import checkpoint_retention, strip_resume_state
-from mlspace.advise.model import REVIEW, SAFE, AdviceSettings, PlanItem, Suggestion
-from mlspace.classify import Category, Inventory
+from mlspace.advise.model import (
+    REVIEW,
+    SAFE,
+    AdviceSettings,
+    KeptItem,
+    PlanItem,
+    Suggestion,
+    kept_item,
+)
+from mlspace.classify import Artifact, Category, Inventory
 from mlspace.scan.walker import KIND_DIR
 
 
 # ------------------------------------------------------------------ data copies, dumps, leftovers
 def augmented_copies(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
+    """Augmented copies untouched for a while; the raw datasets beside them are listed as
+    what stays (the data they are made from, never suggested)."""
     out = []
     for a in inv.artifacts:
         if a.kind != "augmented" or age_days(a.newest_mtime, settings) < \
@@ -30,8 +40,28 @@ def augmented_copies(inv: Inventory, settings: AdviceSettings) -> list[Suggestio
             f"Augmented or preprocessed copies{tool}, untouched for "
             f"{fmt.age(age_days(a.newest_mtime, settings) * DAY)}. They can be regenerated "
             "from the raw data, at the cost of rerunning the augmentation.", REVIEW,
-            artifact_items(inv, a), a.id))
+            artifact_items(inv, a), a.id, kept=_raw_data_beside(inv, a)))
     return out
+
+
+#: Up to this many raw-data folders beside augmented copies are named one by one.
+RAW_FOLDERS_NAMED = 3
+
+
+def _raw_data_beside(inv: Inventory, augmented: Artifact) -> tuple[KeptItem, ...]:
+    """The raw data in the folders beside augmented copies, which stays: each folder, or
+    their parent when there are many (the class folders of an image dataset)."""
+    snap = inv.snapshot
+    parent = snap.parent(augmented.entry)
+    raw = [c for c in snap.children(parent) if c != augmented.entry and snap.is_dir(c)
+           and inv.category(c) == Category.DATASET] if parent >= 0 else []
+    why = "raw data: never suggested"
+    if len(raw) <= RAW_FOLDERS_NAMED:
+        return tuple(kept_item(snap, c, why) for c in raw)
+    totals = [snap.totals(c) for c in raw]
+    return (KeptItem(snap.path(parent), sum(t.disk_usage for t in totals),
+                     sum(t.apparent_size for t in totals),
+                     f"{why} ({len(raw)} folders beside the copies)"),)
 
 
 def stale_debug_dumps(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:

@@ -31,6 +31,7 @@ from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import KeptItem, PlanItem, Suggestion
 
 RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
+RISK_SHORT = {"safe": "safe", "review": "to review", "risky": "risky"}
 
 
 def item_size(item: PlanItem | KeptItem, apparent: bool) -> int:
@@ -69,12 +70,11 @@ class ConfirmCleanup(QDialog):
         self.resize(720, 460)
         freed = sum(s.bytes for s in suggestions)
         apparent_total = sum(s.apparent_bytes for s in suggestions)
-        risks = sorted({s.risk for s in suggestions}, key=["safe", "review", "risky"].index)
         layout = QVBoxLayout(self)
         head = (f"<h3>{_where_they_go(counts)}</h3>"
                 f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
                 f"apparent): {SPACE_BACK_WHEN_EMPTIED}. "
-                f"Risk: <b>{', '.join(RISK_WORDS[r] for r in risks)}</b>.</p>")
+                f"{_risk_line(suggestions)}</p>")
         if counts[ARCHIVE] and tier is not None:
             head += _about_the_tier(tier)
         for s in suggestions:
@@ -125,6 +125,18 @@ class ConfirmCleanup(QDialog):
             row.setForeground(grey)
             row.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.paths.addItem(row)
+
+
+def _risk_line(suggestions: list[Suggestion]) -> str:
+    """"Risk: Safe." for one risk; for several, how many suggestions carry each, since
+    "Safe, Review before you confirm" read as one odd phrase."""
+    counts = {r: sum(s.risk == r for s in suggestions) for r in RISK_WORDS}
+    present = [r for r in RISK_WORDS if counts[r]]
+    if len(present) == 1:
+        return f"Risk: <b>{RISK_WORDS[present[0]]}</b>."
+    return "Risk: " + ", ".join(f"<b>{RISK_SHORT[r]}</b> for "
+                                f"{fmt.plural(counts[r], 'suggestion')}" for r in present) + \
+        " (each is below)."
 
 
 def _where_they_go(counts: dict[str, int]) -> str:

@@ -149,3 +149,31 @@ def test_a_suggestion_whose_kept_item_went_drops_out_until_it_is_back(
     assert ws.plan.by_id(s.id) is not None
     wait_drawn(window)
     assert any(i.text(0) == s.title for i in window.suggestions.suggestion_items())
+
+
+def test_mixed_risks_are_counted_and_augmented_copies_name_what_stays(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Checking a safe and a review suggestion: the dialog counts each risk (it read "Safe,
+    Review before you confirm"); the augmented copies' rows end with the raw data that
+    stays."""
+    plan = window.ws.plan
+    copies = next(s for s in plan.suggestions if s.title == "Remove augmented copies in train_aug")
+    safe = next(s for s in plan.suggestions if s.risk == "safe")
+    assert copies.risk == "review"
+    seen: dict[str, object] = {}
+
+    def inspect() -> None:
+        dialog = getattr(window, "last_dialog", None)
+        if not (isinstance(dialog, ConfirmCleanup) and dialog.isVisible()):
+            QTimer.singleShot(20, inspect)
+            return
+        seen.update(summary=dialog.summary.text(),
+                    texts=[dialog.paths.item(i).text() for i in range(dialog.paths.count())])
+        dialog.reject()
+
+    QTimer.singleShot(20, inspect)
+    window.confirm_and_clean([safe, copies])
+    assert "Risk: <b>safe</b> for 1 suggestion, <b>to review</b> for 1 suggestion" in \
+        seen["summary"]
+    assert [t.rsplit("   ", 1)[1] for t in seen["texts"] if "raw data" in t] == [
+        "stays: train — raw data: never suggested", "stays: val — raw data: never suggested"]

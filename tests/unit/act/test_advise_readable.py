@@ -89,3 +89,25 @@ def test_the_plan_json_carries_folder_notes_and_kept(tmp_path: Path) -> None:
                     "bytes": best["bytes"], "apparent_bytes": best["apparent_bytes"],
                     "why": "the best eval_loss 1",
                     "evidence": "trainer_state.json best_model_checkpoint"}
+
+
+def test_augmented_copies_name_the_raw_data_that_stays(tmp_path: Path) -> None:
+    """Beside train_aug/, the raw train/ and val/ folders are listed as what stays; beside
+    Augmentor's output/ in a folder of twelve class folders, their parent is."""
+    from mlspace.advise import AdviceSettings
+    from mlspace.demo import generate
+
+    root = generate(tmp_path / "ws")
+    plan = advise(inventory_of(root), AdviceSettings(augmented_min_age_days=0))
+    copies = {s.title: s for s in plan.suggestions if s.policy == "augmented-copies"}
+    beside = copies["Remove augmented copies in train_aug"]
+    assert [(beside.relative(k.path), k.why) for k in beside.kept] == [
+        ("train", "raw data: never suggested"), ("val", "raw data: never suggested")]
+    inside = copies["Remove augmented copies in output"]
+    (kept,) = inside.kept
+    assert inside.relative(kept.path) == "train"
+    assert kept.why == "raw data: never suggested (12 folders beside the copies)"
+    train = root / "data" / "imagenet-mini" / "train"
+    classes = [p for p in train.iterdir() if p.name != "output"]  # what stays of train/
+    assert kept.apparent_size == sum(os.lstat(p).st_size for c in classes
+                                     for p in [c, *c.rglob("*")])
