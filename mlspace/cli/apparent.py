@@ -17,8 +17,8 @@ MOSTLY_HOLES = 0.1
 def add_apparent_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--apparent", action="store_true",
                         help="sizes, order and totals by apparent size instead of size on "
-                        "disk (sparse files take less disk than they hold); JSON and CSV "
-                        "always carry both")
+                        "disk (sparse files take less disk than they hold); JSON always "
+                        "carries both")
 
 
 def with_sparse_note(text: str, on_disk: int, apparent: int, by_apparent: bool) -> str:

@@ -64,7 +64,7 @@ def cmd_clean(args: argparse.Namespace) -> int:
         print(f"Nothing is deleted: {SPACE_BACK_WHEN_EMPTIED}"
               + (f" ({', '.join(result.trashes)})" if result.trashes else "") + ".")
     for outcome in result.skipped:
-        print(f"  skipped {outcome.path}: {outcome.reason}")
+        print(f"  skipped {outcome.path}: {outcome.reason}", file=sys.stderr)
     if result.stopped:
         print(f"mlspace: stopped early: {result.stopped}", file=sys.stderr)
     return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
@@ -94,11 +94,19 @@ def cmd_undo(args: argparse.Namespace) -> int:
         raise UsageError(str(err.args[0])) from None
     except NotImplementedError as err:
         raise UsageError(str(err)) from None
+    if not results:
+        print(f"Nothing of {cleanup} is in the trash: it was undone already, or moved nothing "
+              "(`mlspace undo --list` shows each cleanup's state).")
+        return EXIT_OK
     failed = [r for r in results if r.restored_to is None]
     for r in results:
         if r.restored_to is None:
-            print(f"  not restored {r.path}: {r.reason}")
+            print(f"  not restored {r.path}: {r.reason}", file=sys.stderr)
         elif r.restored_to != r.path:
             print(f"  restored {r.path} as {r.restored_to}")
-    print(f"Restored {len(results) - len(failed)} of {len(results)} items of {cleanup}.")
+    print(f"Restored {len(results) - len(failed)} of {fmt.plural(len(results), 'item')} of "
+          f"{cleanup}.")
+    if any("restore beside it" in r.reason for r in failed):
+        print(f"To put those back next to what is there now: mlspace undo {cleanup} --beside",
+              file=sys.stderr)
     return EXIT_UNREADABLE if failed else EXIT_OK

@@ -71,8 +71,15 @@ def cmd_scan(args: argparse.Namespace) -> int:
             write_parquet(partial, inventory, source.info)
     elif inventory is not None:
         _write_listing(inventory, chosen, args.output)
+    _say_written(args.output, chosen)
     _save_in_history(args, inventory, source)
     return exit_code_for(snapshot)
+
+
+def _say_written(output: str | None, chosen: str) -> None:
+    """One line on stderr once -o FILE is written (not for /dev/stdout and the like)."""
+    if output and not output.startswith("/dev/"):
+        print(f"mlspace: scan written to {output} ({chosen})", file=sys.stderr)
 
 
 def _scan_to_dataset(args: argparse.Namespace) -> int:
@@ -86,6 +93,7 @@ def _scan_to_dataset(args: argparse.Namespace) -> int:
         with staged as staging:
             source, inventory = scan_and_classify(args, parts_dir=staging)
         write_dataset(folder, inventory, source.info)
+    _say_written(args.output, "Parquet dataset")
     _save_in_history(args, inventory, source)
     return exit_code_for(source.snapshot)
 

@@ -106,6 +106,10 @@ def _header(text: str) -> tuple[int, int, int, dict[str, Any]]:
     """``[major, minor, {metadata},``: returns where the tree starts and the three values."""
     decoder = json.JSONDecoder()
     pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if text.startswith("{", pos):  # mlspace's own JSON listing or report, most likely
+        raise CannotOpen("a JSON document, not ncdu's export: mlspace's `scan --format json` "
+                         "listing and its reports are for reading; to open a scan again, "
+                         "save it with `mlspace scan PATH -o FILE.parquet` (or --save)")
     if not text.startswith("[", pos):
         raise _fail(text, pos, "it does not start with '['")
     values = []

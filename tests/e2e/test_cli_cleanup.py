@@ -66,6 +66,9 @@ def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
     undone = next(line for line in mlspace("undo", "--list").stdout.splitlines()
                   if "Keep best 1 + latest 2" in line)
     assert "undone" in undone and fmt.size(chosen[0]["bytes"]) in undone  # not "0 Bytes"
+    cleanup_id = undone.split()[0]
+    again = mlspace("undo", cleanup_id)  # it said "Restored 0 of 0 items"
+    assert again.returncode == 0 and "it was undone already" in again.stdout
 
 
 def test_the_folder_may_come_after_the_ids(tmp_path: Path) -> None:
@@ -129,5 +132,22 @@ def test_hard_linked_checkpoints_free_what_the_plan_says(tmp_path: Path) -> None
     before = du(tmp_path / "ws", "-B1")
     applied = mlspace("clean", str(tmp_path / "ws"), "--apply", suggestion["id"], "--yes")
     assert applied.returncode == 0, applied.stdout + applied.stderr
-    assert "skipped" not in applied.stdout
+    assert "skipped" not in applied.stdout + applied.stderr
     assert before - du(tmp_path / "ws", "-B1") == own
+
+
+def test_undo_over_a_new_item_says_how_to_restore_beside_it(tmp_path: Path) -> None:
+    root = generate(tmp_path / "ws")
+    plan = json.loads(mlspace("plan", str(root), "--format", "json").stdout)
+    chosen = next(s for s in plan["suggestions"] if s["policy"] == "checkpoint-retention")
+    assert mlspace("clean", str(root), "--apply", chosen["id"], "--yes").returncode == 0
+    taken = Path(chosen["paths"][0])
+    taken.mkdir()  # a new run wrote there since
+    refused = mlspace("undo")
+    assert refused.returncode == 1
+    assert f"not restored {taken}" in refused.stderr
+    cleanup_id = refused.stdout.split(" of ")[-1].rstrip(".\n")
+    assert f"mlspace undo {cleanup_id} --beside" in refused.stderr
+    beside = mlspace("undo", cleanup_id, "--beside")
+    assert beside.returncode == 0, beside.stderr
+    assert (taken.parent / f"{taken.name} (restored)").is_dir()

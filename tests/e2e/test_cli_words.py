@@ -45,3 +45,15 @@ def test_clean_does_not_print_plans_hints(tmp_path: Path) -> None:
     assert clean.returncode == 0, clean.stderr
     assert "nothing is removed by `plan`" not in clean.stdout
     assert "Apply with" not in clean.stdout and "1 suggestion," in clean.stdout
+
+
+def test_demo_into_a_file_or_a_full_folder_says_which(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("mine")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "a.txt").write_text("mine")
+    into_file = mlspace("demo", str(tmp_path / "notes.md"))
+    assert into_file.returncode == 2
+    assert "notes.md exists and is not a folder" in into_file.stderr  # was "[Errno 17]"
+    into_full = mlspace("demo", str(tmp_path / "full"))
+    assert into_full.returncode == 2 and "is not empty" in into_full.stderr
+    assert (tmp_path / "notes.md").read_text() == "mine"

@@ -134,3 +134,18 @@ def test_every_command_says_so_as_a_program(tmp_path: Path) -> None:
         assert "Traceback" not in result.stderr
     result = mlspace("diff", str(bad), str(bad))
     assert result.returncode == 2 and "cannot open" in result.stderr
+
+
+def test_mlspaces_own_json_listing_says_what_it_is_and_how_to_keep_a_scan(
+        tmp_path: Path) -> None:
+    """`scan -o x.json` writes a listing to read, not a scan to open: opening it said "not
+    a valid ncdu export: it does not start with '['"."""
+    make_awkward_tree(tmp_path / "ws")
+    listing = tmp_path / "x.json"
+    written = mlspace("scan", str(tmp_path / "ws"), "-o", str(listing))
+    assert written.returncode == 0, written.stderr
+    assert f"mlspace: scan written to {listing} (json)" in written.stderr
+    reopened = mlspace("inventory", str(listing))
+    assert reopened.returncode == 2
+    assert "a JSON document, not ncdu's export" in reopened.stderr
+    assert "-o FILE.parquet" in reopened.stderr
