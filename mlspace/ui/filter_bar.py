@@ -75,8 +75,12 @@ class FilterBar(QObject):
                                                              spec.owners))))
         if spec.min_size:
             parts.append(f"at least {fmt.size(spec.min_size)}")
+        matches = self.ws.filter.matches
+        nothing = bool(parts) and matches is not None and not matches.any()
         self.label.setVisible(bool(parts))
-        self.label.setText("Showing only " + ", ".join(parts) + " — Esc shows everything")
+        self.label.setText("Showing only " + ", ".join(parts)
+                           + (": nothing matches" if nothing else "")
+                           + " — Esc shows everything")
         self._sync_boxes()
 
     def _sync_boxes(self) -> None:

@@ -31,6 +31,7 @@ from mlspace.index.info import ScanInfo
 from mlspace.index.saved import SavedScan
 from mlspace.scan import Snapshot
 from mlspace.ui.threads import finish_thread, start_in_thread
+from mlspace.ui.window_settings import settings
 
 OPEN_FILTERS = ("mlspace scans (*.parquet _metadata);;ncdu/gdu exports (*.json *.json.gz);;"
                 "All files (*)")
@@ -121,15 +122,25 @@ def ask_scan_to_open(parent: QWidget, shown: ScanSource | None) -> str:
     """File → Open scan…: the file chosen, or ''. It starts in the folder of the saved scan
     shown, if one is."""
     start = os.path.dirname(shown.file) if shown is not None and shown.file else \
-        os.path.expanduser("~")
+        _last_folder()
     path, _ = QFileDialog.getOpenFileName(parent, "Open a saved scan", start, OPEN_FILTERS)
+    if path:
+        settings().setValue(_FOLDER_KEY, os.path.dirname(path))
     return path
+
+
+#: Where a scan was last saved or opened from: Save and Open start there next time.
+_FOLDER_KEY = "scans/folder"
+
+
+def _last_folder() -> str:
+    return str(settings().value(_FOLDER_KEY, os.path.expanduser("~")))
 
 
 def ask_where_to_save(parent: QWidget, source: ScanSource) -> str:
     """File → Save scan…: the file to write, with the extension of the format chosen when
     the name has none of the known ones; '' when cancelled."""
-    folder = os.path.dirname(source.file) if source.file else os.path.expanduser("~")
+    folder = os.path.dirname(source.file) if source.file else _last_folder()
     name = os.path.basename(source.roots[0].rstrip("/")) if source.roots else ""
     stamp = time.strftime("%Y%m%d", time.localtime(source.info.finished or time.time()))
     path, chosen = QFileDialog.getSaveFileName(
@@ -137,6 +148,8 @@ def ask_where_to_save(parent: QWidget, source: ScanSource) -> str:
         ";;".join(SAVE_FILTERS))
     if path and not path.lower().endswith((".parquet", ".json", ".json.gz")):
         path += SAVE_FILTERS.get(chosen, ".parquet")
+    if path:
+        settings().setValue(_FOLDER_KEY, os.path.dirname(path))
     return path
 
 

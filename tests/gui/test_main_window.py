@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gui_helpers import show_tab
+from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import QPointF, Qt
 from pytestqt.qtbot import QtBot
 
@@ -55,6 +55,21 @@ def _click_bar(qtbot: QtBot, chart: object, row: int, x: float) -> None:
     scene_point = plot.getViewBox().mapViewToScene(QPointF(x, row))
     qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton,
                      pos=plot.mapFromScene(scene_point))
+
+
+def test_a_name_filter_that_matches_nothing_says_so(window: MainWindow) -> None:
+    """An empty tree under a filter is explained on the filter's line."""
+    window.search.setText("no-such-name-anywhere")
+    window.filters.apply_search()
+    wait_drawn(window)
+    assert window.model.rowCount() == 0
+    assert window.filter_label.text() == ("Showing only names containing "
+                                          "“no-such-name-anywhere”: nothing matches — Esc "
+                                          "shows everything")
+    window.search.setText("optimizer")
+    window.filters.apply_search()
+    wait_drawn(window)
+    assert window.model.rowCount() == 1 and "nothing matches" not in window.filter_label.text()
 
 
 def test_clicking_a_category_bar_filters_tree_and_treemap(window: MainWindow, qtbot: QtBot

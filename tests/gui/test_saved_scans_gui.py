@@ -327,3 +327,26 @@ def test_a_scan_that_cannot_be_kept_says_so_in_the_status_bar(
     assert window.ws.loaded
     assert window.status.text().endswith(
         "This scan could not be kept in mlspace's history ([Errno 28] No space left on device)")
+
+
+def test_open_scan_starts_where_a_scan_was_last_saved(window: MainWindow, qtbot: QtBot,
+                                                      tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Save scan…, then Open scan… on the scan of a folder: the dialog starts in the folder
+    the scan went to, not in the home folder."""
+    kept = tmp_path / "scans"
+    kept.mkdir()
+    target = kept / "lab.parquet"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(target), ""))
+    with qtbot.waitSignal(window.saver.saved, timeout=30_000):
+        window.save_scan_action.trigger()
+    assert target.is_file()
+    started: list[str] = []
+
+    def cancel(parent: object, caption: str, folder: str, filters: str) -> tuple[str, str]:
+        started.append(folder)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", cancel)
+    window.open_scan_action.trigger()
+    assert started == [str(kept)]
