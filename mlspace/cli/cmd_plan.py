@@ -101,7 +101,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise UsageError(str(err)) from None
     snapshot, inventory, plan = plan_from_args(args)
-    text = render(build_report(inventory, plan))  # its own errors are not the file's
+    text = render(build_report(inventory, plan, apparent=args.apparent))  # before the file
     with output_stream(args.output) as out:
         out.write(text)
     print(f"Report written to {args.output}")

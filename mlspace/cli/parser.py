@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_advice_arguments(report_cmd)
     report_cmd.add_argument("-o", "--output", required=True, metavar="FILE",
                             help="the report; its extension chooses the format")
+    add_apparent_argument(report_cmd)
 
     history_cmd = commands.add_parser("history", help="list the scans kept by `scan --save`")
     history_cmd.add_argument("path", nargs="?", metavar="PATH",

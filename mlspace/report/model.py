@@ -31,9 +31,12 @@ class Report:
 
 
 def build_report(inv: Inventory, plan: Plan, now: float | None = None,
-                 scanned_at: float | None = None) -> Report:
+                 scanned_at: float | None = None, apparent: bool = False) -> Report:
     """The report of a scan and its plan. ``scanned_at`` (when the scan was made; now when
-    not given) places it among the saved scans of its folders, for the growth section."""
+    not given) places it among the saved scans of its folders, for the growth section.
+    ``apparent``: the HTML and Markdown show apparent sizes (the app's size mode, or
+    ``--apparent``), and the largest items are the largest by apparent size; the
+    document carries both sizes either way."""
     now = time.time() if now is None else now
     snap = inv.snapshot
     t = snap.grand_totals()
@@ -42,14 +45,15 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
     suggestion_of = {p: s.id for s in plan.suggestions for p in s.paths}
     best = {s.best for s in inv.series if s.best}
     latest = {s.latest for s in inv.series if s.latest}
+    measure = "apparent_size" if apparent else "disk_usage"
     artifacts = []
-    for a in sorted(inv.artifacts, key=lambda a: -a.disk_usage):
+    for a in sorted(inv.artifacts, key=lambda a: -getattr(a, measure)):
         record = artifact_record(a)
         record.update(age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
                       is_latest=a.id in latest, suggestion_id=suggestion_of.get(a.path))
         artifacts.append(record)
     runs = []
-    for r in sorted(inv.runs, key=lambda r: -r.disk_usage):
+    for r in sorted(inv.runs, key=lambda r: -getattr(r, measure)):
         record = run_record(r)
         series = [inv.series_by_id[s] for s in r.series]
         record["checkpoints"] = sum(len(s.members) for s in series)
@@ -67,6 +71,7 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
                 for c in history() if _under(c.roots, snap.roots)]
     data = {
         "version": 1,
+        "sizes": "apparent" if apparent else "on disk",  # what the HTML and Markdown show
         "generated": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)),
         "host": platform.node(),
         "roots": list(snap.roots),
@@ -85,7 +90,9 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         ],
         "ages": [
             {"id": b.key, "label": b.label,
-             "by_category": {c.id: int(ages.by_category[i, c]) for c in ORDER}}
+             "by_category": {c.id: int(ages.by_category[i, c]) for c in ORDER},
+             "by_category_apparent": {c.id: int(ages.by_category_apparent[i, c])
+                                      for c in ORDER}}
             for i, b in enumerate(BUCKETS)
         ],
         "runs": runs,
@@ -97,6 +104,9 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         "reclaimable_apparent": sum(s.apparent_bytes for s in plan.suggestions),
         "reclaimable_by_risk": {risk: sum(s.bytes for s in plan.suggestions if s.risk == risk)
                                 for risk in (SAFE, REVIEW, RISKY)},
+        "reclaimable_by_risk_apparent": {
+            risk: sum(s.apparent_bytes for s in plan.suggestions if s.risk == risk)
+            for risk in (SAFE, REVIEW, RISKY)},
         "cleanups": cleanups,
         "growth": growth_record(inv, scanned_at),
     }

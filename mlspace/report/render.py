@@ -9,6 +9,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mlspace import fmt
 from mlspace.report.model import Report
@@ -49,25 +50,59 @@ def _md_text(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]()#+!|<>~])", r"\\\1", text)
 
 
+@dataclass(frozen=True)
+class _Sizes:
+    """Which of the document's two sizes the HTML and Markdown show (its "sizes")."""
+
+    apparent: bool
+
+    @property
+    def key(self) -> str:  # of totals, categories, artifacts, runs
+        return "apparent_size" if self.apparent else "disk_usage"
+
+    @property
+    def freed(self) -> str:  # of suggestions
+        return "apparent_bytes" if self.apparent else "bytes"
+
+    @property
+    def word(self) -> str:
+        return "apparent" if self.apparent else "on disk"
+
+    def headline(self, t: dict) -> tuple[str, str]:
+        """(the total in this size, the other in brackets)."""
+        disk = f"{fmt.size(t['disk_usage'])} on disk"
+        apparent = f"{fmt.size(t['apparent_size'])} apparent"
+        return (apparent, disk) if self.apparent else (disk, apparent)
+
+    def ages(self, a: dict) -> dict:
+        return a["by_category_apparent"] if self.apparent else a["by_category"]
+
+
+def _sizes(d: dict) -> _Sizes:
+    return _Sizes(d.get("sizes") == "apparent")
+
+
 def render_markdown(report: Report) -> str:
     d = report.data
-    t = d["totals"]
+    t, sz = d["totals"], _sizes(d)
+    shown, other = sz.headline(t)
     lines = [f"## Disk usage of {', '.join(_md_code(r) for r in d['roots'])}", "",
-             f"{fmt.size(t['disk_usage'])} on disk ({fmt.size(t['apparent_size'])} apparent) in "
+             f"{shown} ({other}) in "
              f"{fmt.plural(t['files'], 'file')}, on {d['host']}, {d['generated']}.", "",
-             "| Category | On disk | Share | Files |", "|---|---:|---:|---:|"]
+             f"| Category | {sz.word.capitalize()} | Share | Files |", "|---|---:|---:|---:|"]
     for c in d["categories"]:
         if c["files"] or c["disk_usage"]:
-            lines.append(f"| {c['label']} | {fmt.size(c['disk_usage'])} | "
-                         f"{100 * c['share']:.0f}% | {fmt.count(c['files'])} |")
+            share = c[sz.key] / t[sz.key] if t[sz.key] else 0.0
+            lines.append(f"| {c['label']} | {fmt.size(c[sz.key])} | "
+                         f"{100 * share:.0f}% | {fmt.count(c['files'])} |")
     lines += _unreadable_markdown(d)
     lines += ["", "### Largest items", "", "| Size | Category | Path |", "|---:|---|---|"]
     for a in d["top_artifacts"][:10]:
-        lines.append(f"| {fmt.size(a['disk_usage'])} | {a['category']} | {_md_code(a['path'])} |")
+        lines.append(f"| {fmt.size(a[sz.key])} | {a['category']} | {_md_code(a['path'])} |")
     lines += ["", "### Suggested cleanups", "",
               _reclaimable_sentence(d, lambda text: f"**{text}**") + ".", ""]
     for s in d["suggestions"]:
-        lines.append(f"- **{_md_text(s['title'])}** ({fmt.size(s['bytes'])}, {s['risk']}): "
+        lines.append(f"- **{_md_text(s['title'])}** ({fmt.size(s[sz.freed])}, {s['risk']}): "
                      f"{_md_text(s['reason'])}")
     if not d["suggestions"]:
         lines.append("Nothing to suggest.")
@@ -121,7 +156,7 @@ def _growth_markdown(d: dict) -> list[str]:
 def _reclaimable_sentence(d: dict, strong: Callable[[str], str]) -> str:
     """'1.2 GiB can be reclaimed safely; 3.4 GiB more after review': items marked review
     are never counted as safe."""
-    risk = d["reclaimable_by_risk"]
+    risk = d["reclaimable_by_risk_apparent" if _sizes(d).apparent else "reclaimable_by_risk"]
     text = f"{strong(fmt.size(risk['safe']))} can be reclaimed safely"
     if risk["review"]:
         text += f"; {strong(fmt.size(risk['review']))} more after review"
@@ -169,20 +204,21 @@ height:.8em;margin-right:.4em} .path{font-family:monospace;font-size:90%;word-br
 
 def render_html(report: Report) -> str:
     d = report.data
-    t = d["totals"]
+    t, sz = d["totals"], _sizes(d)
     e = html.escape
     colors = {c["id"]: c["color"] for c in d["categories"]}
-    cat_rows = [(c["label"], [(c["disk_usage"], c["color"])]) for c in d["categories"]
+    cat_rows = [(c["label"], [(c[sz.key], c["color"])]) for c in d["categories"]
                 if c["disk_usage"] or c["files"]]
-    age_rows = [(a["label"], [(v, colors[k]) for k, v in a["by_category"].items()])
+    age_rows = [(a["label"], [(v, colors[k]) for k, v in sz.ages(a).items()])
                 for a in d["ages"]]
+    shown, other = sz.headline(t)
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>mlspace report: "
            f"{e(', '.join(d['roots']))}</title><style>{_CSS}</style></head><body>",
            f"<h1>Where the disk went</h1><p class='meta'>{e(', '.join(d['roots']))} · host "
            f"{e(d['host'])} · {e(d['generated'])} · scanned in {fmt.duration(d['scan_seconds'])}"
            "</p>",
-           f"<p><b>{fmt.size(t['disk_usage'])}</b> on disk ({fmt.size(t['apparent_size'])} "
-           f"apparent) in {fmt.plural(t['files'], 'file')} and {fmt.plural(t['dirs'], 'folder')}"
+           f"<p><b>{shown}</b> ({other}) "
+           f"in {fmt.plural(t['files'], 'file')} and {fmt.plural(t['dirs'], 'folder')}"
            + (f"; {t['errors']} paths could not be read" if t["errors"] else "") + ". "
            f"{_reclaimable_sentence(d, lambda text: f'<b>{text}</b>')} (see below).</p>",
            *_unreadable_html(d),
@@ -194,7 +230,7 @@ def render_html(report: Report) -> str:
                             f"{e(c['label'])}" for c in d["categories"]) + "</p>"]
     out += ["<h2>Runs</h2>", _table(
         ["Run", "Tool", "Size", "Checkpoints", "Best", "Latest"],
-        [[e(r["name"]), e(r["tool"] or ""), fmt.size(r["disk_usage"]), str(r["checkpoints"]),
+        [[e(r["name"]), e(r["tool"] or ""), fmt.size(r[sz.key]), str(r["checkpoints"]),
           e(r["best"] or "—") + (f" ({e(r['best_metric'])} {r['best_value']:g})"
                                  if r["best_metric"] and r["best_value"] is not None else ""),
           e(r["latest"] or "—") + (f" (step {r['latest_step']})"
@@ -202,14 +238,15 @@ def render_html(report: Report) -> str:
          for r in d["runs"][:30]], numeric={2, 3})]
     out += [f"<h2>The {len(d['top_artifacts'])} largest items</h2>", _table(
         ["Size", "Category", "Kind", "Age (days)", "Path"],
-        [[fmt.size(a["disk_usage"]), e(a["category"]), e(a["kind"]), f"{a['age_days']:g}",
+        [[fmt.size(a[sz.key]), e(a["category"]), e(a["kind"]), f"{a['age_days']:g}",
           f"<span class='path'>{e(a['path'])}</span>"] for a in d["top_artifacts"]],
         numeric={0, 3})]
-    out += [f"<h2>Suggested cleanups ({fmt.size(d['reclaimable'])})</h2>"]
+    reclaimable = d["reclaimable_apparent" if sz.apparent else "reclaimable"]
+    out += [f"<h2>Suggested cleanups ({fmt.size(reclaimable)})</h2>"]
     if d["suggestions"]:
         out.append(_table(
             ["Suggestion", "Frees", "Risk", "Why", "Paths"],
-            [[e(s["title"]), fmt.size(s["bytes"]),
+            [[e(s["title"]), fmt.size(s[sz.freed]),
               f"<span class='risk-{e(s['risk'])}'>{e(s['risk'])}</span>", e(s["reason"]),
               "<br>".join(f"<span class='path'>{e(p)}</span>" for p in s["paths"][:12])
               + (f"<br>… and {len(s['paths']) - 12} more" if len(s["paths"]) > 12 else "")]
@@ -225,14 +262,18 @@ def render_html(report: Report) -> str:
                           numeric={2, 3}))
     else:
         out.append("<p>None yet.</p>")
-    out.append("<p class='meta'>Made by mlspace. Sizes are on disk (allocated blocks); hard "
-               "links are counted once.</p></body></html>")
+    out.append("<p class='meta'>Made by mlspace. Sizes are "
+               + ("apparent (what the files hold; sparse files take less on disk)" if sz.apparent
+                  else "on disk (allocated blocks)")
+               + " (cleanups done and growth: on disk); hard links are counted once."
+               "</p></body></html>")
     return "\n".join(out)
 
 
 def _listings(d: dict) -> int:
     """The space of folders' own listings: the total less the files the age chart holds."""
-    return d["totals"]["disk_usage"] - sum(v for a in d["ages"] for v in a["by_category"].values())
+    sz = _sizes(d)
+    return d["totals"][sz.key] - sum(v for a in d["ages"] for v in sz.ages(a).values())
 
 
 def _unreadable_html(d: dict) -> list[str]:

@@ -1,7 +1,7 @@
 """*File → Export report…* (also the Suggestions tab's *Export report…*): the report of
-what is shown, in the format the file's extension names, built and written in a worker
-thread (with the growth section it reads the history's previous scan: seconds on a million
-entries), with the status line saying when it is written."""
+what is shown, in the size mode shown and the format the file's extension names, built and
+written in a worker thread (with the growth section it reads the history's previous scan:
+seconds on a million entries), with the status line saying when it is written."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class ReportExport(QObject):
         if self.worker.running:
             status.setText("A report is being written; export again once it is done.")
             return
-        inventory, plan = ws.inventory, ws.plan
+        inventory, plan, apparent = ws.inventory, ws.plan, ws.apparent  # as on screen
         source = self.window.source
         scanned = source.info.finished if source is not None else None
 
@@ -64,7 +64,9 @@ class ReportExport(QObject):
             from mlspace.report.model import build_report
             from mlspace.report.render import renderer_for
 
-            text = renderer_for(path)(build_report(inventory, plan, scanned_at=scanned or None))
+            report = build_report(inventory, plan, scanned_at=scanned or None,
+                                  apparent=apparent)
+            text = renderer_for(path)(report)
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             return path

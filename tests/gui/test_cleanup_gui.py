@@ -87,9 +87,19 @@ def test_export_report_from_the_app(window: MainWindow, qtbot: QtBot, tmp_path: 
     with qtbot.waitSignal(window.reports.written, timeout=30_000):
         window.reports.export(str(target))
         assert window.status.text() == f"Writing the report to {target}…"
-    assert "| Category | On disk | Share | Files |" in target.read_text()
     assert window.status.text() == f"Report written to {target}"
     assert window.suggestions.export_button.text() == "Export this plan…"
+    # In the size mode shown: the demo's, apparent (it said 168 KiB against 68.9 GiB) ...
+    assert window.ws.apparent
+    text = target.read_text()
+    assert "| Category | Apparent | Share | Files |" in text
+    biggest = max(window.ws.plan.suggestions, key=lambda s: s.apparent_bytes)
+    assert f"({fmt.size(biggest.apparent_bytes)}, {biggest.risk}): " in text
+    window.apparent_box.click()  # ... and on disk once the window shows that
+    assert not window.ws.apparent
+    with qtbot.waitSignal(window.reports.written, timeout=30_000):
+        window.reports.export(str(target))
+    assert "| Category | On disk | Share | Files |" in target.read_text()
 
 
 def test_a_report_that_cannot_be_written_says_why(window: MainWindow, qtbot: QtBot,
