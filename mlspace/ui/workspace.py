@@ -710,9 +710,9 @@ class Workspace(QObject):
         inv = self.inventory
         path = inv.snapshot.path(entry)
         artifact = self.artifact_at(entry)
-        subjects = set()
-        if artifact is not None:
-            subjects |= {artifact.id, artifact.series, artifact.run}
+        subjects: set[str] = set()
+        if artifact is not None:  # (no series or run: None, which must match nothing)
+            subjects |= {s for s in (artifact.id, artifact.series, artifact.run) if s}
         series_here = {s.id for s in inv.series
                        if s.path == path or s.path.startswith(path.rstrip("/") + "/")}
         return [s for s in self.plan.suggestions

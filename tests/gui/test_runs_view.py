@@ -9,6 +9,8 @@ import pytest
 from gui_helpers import confirm_when_asked, open_window, show_tab, wait_drawn
 from ml_trees import Recipe, build
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from mlspace.filtering import FilterSpec
@@ -137,3 +139,19 @@ def test_shown_after_another_scan_it_shows_no_old_row(runs: tuple[MainWindow, Ru
     wait_drawn(window)
     assert _column(view, RUN) == ["outputs/run-0"]
     assert view.topLevelItem(0).toolTip(RUN) == str(other / "outputs" / "run-0")
+
+
+def test_a_runs_menu_offers_only_that_runs_suggestions(window: MainWindow) -> None:
+    """A W&B or Lightning run without a checkpoint series offered every suggestion that is
+    about no run at all (stale debug dumps, Python caches, datasets caches)."""
+    show_tab(window, window.runs)
+    view = window.runs
+    items = [view.topLevelItem(i) for i in range(view.topLevelItemCount())]
+    wandb = next(i for i in items if i.text(RUN).startswith("wandb/"))
+    pos = view.visualItemRect(wandb).center()
+    QApplication.sendEvent(view.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, pos, view.viewport().mapToGlobal(pos)))
+    texts = [a.text() for a in window.menus.last.actions()]
+    assert texts[0].startswith(wandb.text(RUN).rsplit("/", 1)[-1])
+    unrelated = ("stale debug dumps", "Python cache", "datasets.map()")
+    assert not [t for t in texts if any(u in t for u in unrelated)], texts
