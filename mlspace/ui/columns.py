@@ -5,7 +5,8 @@ date or header is ever cut; the name column takes what is left and elides in the
 where a path's least telling part is. When the view is too narrow for that, the least
 important columns are hidden, one at a time, until the name has room again, and come back
 when the view grows: a column cut at the view's edge or squeezed to "2026-11-30 (…" is worse
-than one that is not there.
+than one that is not there. A column that is otherwise always shown (the change since a
+compared scan) gives way too when a pane dragged narrow would leave the names almost nothing.
 
 Only the rows on screen are measured (Qt's ResizeToContents measures a thousand more, which
 costs seconds when a folder of 20,000 files is expanded), so a column widens as wider rows
@@ -24,15 +25,20 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTreeView
 #: The room the name column keeps before any optional column shows (less, and names at a
 #: few levels deep are elided to nothing).
 NAME_ROOM = 200
+#: Less than this, and even a column that is never optional gives way (a pane dragged
+#: narrow): names elided to "ch…00" tell nothing, whatever the columns beside them say.
+NAME_MIN = 120
 
 
 class FitColumns(QObject):
     """Keeps ``view``'s columns fitted (see the module docstring). ``optional`` lists the
     columns that may be hidden, the first to go first."""
 
-    def __init__(self, view: QTreeView, name: int = 0, optional: Sequence[int] = ()) -> None:
+    def __init__(self, view: QTreeView, name: int = 0, optional: Sequence[int] = (),
+                 last_resort: Sequence[int] = ()) -> None:
         super().__init__(view)
         self.view, self.name, self.optional = view, name, tuple(optional)
+        self.last_resort = frozenset(last_resort)  # shown but where the names lack NAME_MIN
         self._widest: dict[int, int] = {}  # per column, since the rows last changed whole
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = view.header()
@@ -83,8 +89,13 @@ class FitColumns(QObject):
             if not untitled:
                 widths[column] = max(self._widest.get(column, 0), self.content_width(column))
         self._widest.update(widths)
-        room = self.view.viewport().width() - NAME_ROOM
-        room -= sum(w for c, w in widths.items() if c not in self.optional)
+        viewport = self.view.viewport().width()
+        required = sum(w for c, w in widths.items() if c not in self.optional)
+        if viewport - required < NAME_MIN:
+            for column in self.last_resort & widths.keys():
+                header.setSectionHidden(column, True)
+                required -= widths.pop(column)
+        room = viewport - NAME_ROOM - required
         # Show optional columns, most important first, while the name keeps its room; once
         # one does not fit, no less important one shows in its place.
         for column in reversed(self.optional):

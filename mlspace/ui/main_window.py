@@ -142,7 +142,8 @@ class MainWindow(QMainWindow):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._tree_menu)
         self.tree.setItemDelegateForColumn(SHARE, ShareBarDelegate(self.tree))
-        self.tree_columns = FitColumns(self.tree, NAME, optional=OPTIONAL_COLUMNS)
+        self.tree_columns = FitColumns(self.tree, NAME, optional=OPTIONAL_COLUMNS,
+                                       last_resort=(CHANGE,))
         self.tree.header().moveSection(CHANGE, SHARE)  # "Change since …" beside the size
         self.tree.selectionModel().currentChanged.connect(
             lambda current, _previous: self.ws.select(self.model.entry(current)))

@@ -302,6 +302,14 @@ def test_owner_chart_growth_tab_and_change_column_fit(qtbot: QtBot, tmp_path: Pa
     header = window.tree.header()
     assert not header.isSectionHidden(CHANGE)
     assert header.sectionSize(NAME) >= 150, "the names have no room left"
+    split = window.splitter.sizes()
+    window.splitter.setSizes([330, sum(split) - 330])  # the tree pane dragged narrow
+    show_tab(window, window.treemap)
+    _settle(window)
+    assert header.sectionSize(NAME) >= 150, "a narrow pane left the names no room"
+    window.splitter.setSizes(split)
+    _settle(window)
+    assert not header.isSectionHidden(CHANGE)  # back with the room
     growth = window.growth
     show_tab(window, growth)
     _settle(window)
