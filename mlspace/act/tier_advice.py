@@ -197,7 +197,10 @@ def with_configured_archive(plan: Plan, inv: Inventory,
 def with_user_archive(plan: Plan, inv: Inventory, user: Settings,
                       settings: AdviceSettings | None = None) -> Plan:
     """The plan with the archive suggestions of the user's settings (its tier and ages);
-    unchanged when no tier is named. The app calls this again when the settings change."""
-    if not user.archive_root:
-        return plan
+    unchanged when no tier is named, or one on the scanned folders' own disk (Settings
+    says why). The app calls this again when the settings change."""
+    from mlspace.act.tier import same_disk_as
+
+    if not user.archive_root or same_disk_as(user.archive_root, inv.snapshot.roots):
+        return plan  # a tier on the scanned disk frees nothing: each item would be refused
     return with_archive_suggestions(plan, inv, settings, ArchiveAges.from_settings(user))

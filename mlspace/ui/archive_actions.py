@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 from mlspace import fmt
 from mlspace.act import pointer
 from mlspace.act.cleanup import CleanupResult, RestoreOutcome
-from mlspace.act.tier import ARCHIVE, Tier, TierUnavailable
+from mlspace.act.tier import ARCHIVE, Tier, TierUnavailable, same_disk_as
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import Suggestion
@@ -101,9 +101,15 @@ class ArchiveActions(QObject):
         root = self.ws.user.archive_root
         count = sum(s.policy in ARCHIVE_POLICIES for s in self.ws.plan.suggestions) \
             if self.ws.plan else 0
-        self.window.status.setText(
-            f"Settings saved. Cold tier: {root}; {fmt.plural(count, 'archive suggestion')}."
-            if root else "Settings saved. No cold tier: cleanups go to the trash only.")
+        roots = self.ws.inventory.snapshot.roots if self.ws.inventory else ()
+        if not root:
+            text = "Settings saved. No cold tier: cleanups go to the trash only."
+        elif same := same_disk_as(root, roots):
+            text = (f"Settings saved. Cold tier: {root}, on the same disk as {same}: no "
+                    "archive suggestions, as archiving there would free nothing.")
+        else:
+            text = f"Settings saved. Cold tier: {root}; {fmt.plural(count, 'archive suggestion')}."
+        self.window.status.setText(text)
 
     def tier(self) -> Tier | None:
         user = self.ws.user
@@ -156,12 +162,15 @@ class ArchiveActions(QObject):
         archived = [o for o in done if self._archiving.get(o.path) == ARCHIVE]
         self._archiving = {}
         link = "stubs" if self.ws.user.archive_link == "stub" else "links"
-        text = (f"Archived {fmt.plural(len(archived), 'item')} to {self.ws.user.archive_root}"
-                f" ({link} left in their place)")
-        if len(done) > len(archived):
-            text += f", moved {len(done) - len(archived)} to the trash"
-        text += (f": {fmt.size(result.freed)} freed here (the originals are in the trash: "
-                 f"{SPACE_BACK_WHEN_EMPTIED}). Ctrl+Z puts them back.")
+        if not done:
+            text = "Nothing was archived or moved."
+        else:
+            text = (f"Archived {fmt.plural(len(archived), 'item')} to "
+                    f"{self.ws.user.archive_root} ({link} left in their place)")
+            if len(done) > len(archived):
+                text += f", moved {len(done) - len(archived)} to the trash"
+            text += (f": {fmt.size(result.freed)} freed here (the originals are in the trash: "
+                     f"{SPACE_BACK_WHEN_EMPTIED}). Ctrl+Z puts them back.")
         if result.skipped:
             text += f" {len(result.skipped)} not moved (hover for why)."
             self.window.status.setToolTip("\n".join(f"{o.path}: {o.reason}"

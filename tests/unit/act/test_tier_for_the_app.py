@@ -115,6 +115,11 @@ def test_archive_suggestions_follow_the_user_settings(tmp_path: Path) -> None:
     aged = with_user_archive(plan, inv, Settings("/mnt/cold", archive_checkpoints_days=20))
     assert [s.policy for s in aged.suggestions if s.policy.startswith("archive-")] == \
         ["archive-checkpoints"]
+    # A tier on the scanned folder's own disk frees nothing, and every item would be refused:
+    # nothing is suggested (the app's total once rose by what could never be freed).
+    (tmp_path / "cold").mkdir()
+    assert with_user_archive(plan, inv, Settings(str(tmp_path / "cold"),
+                                                 archive_checkpoints_days=20)) is plan
 
 
 def test_the_history_says_what_it_keeps_and_what_it_costs(tmp_path: Path) -> None:
