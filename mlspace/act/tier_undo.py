@@ -330,4 +330,4 @@ def copy_back(path: str, dest: str, record: CleanupRecord, journal: Journal,
         return RestoreOutcome(path, None, str(err))
     journal.record(RESTORED, path, restored_to=target)
     kept = discard_copy(dest, root, listing)
-    return RestoreOutcome(path, target, kept or "brought back from the archive")
+    return RestoreOutcome(path, target, kept or "")  # the reason: a copy left, if any

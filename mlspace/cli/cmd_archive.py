@@ -117,5 +117,6 @@ def cmd_bring_back(args: argparse.Namespace) -> int:
                 print(f"  not brought back {path}: {outcome.reason}")
                 failed += 1
             else:
-                print(f"  brought back {outcome.restored_to}")
+                kept = f" ({outcome.reason})" if outcome.reason else ""  # a copy left
+                print(f"  brought back {outcome.restored_to}{kept}")
     return EXIT_UNREADABLE if failed else EXIT_OK

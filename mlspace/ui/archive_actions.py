@@ -214,7 +214,8 @@ class ArchiveActions(QObject):
         if outcome.restored_to is None:
             self.window._finish(f"{name} was not brought back: {outcome.reason}", rescan=False)
             return
-        self.window._finish(f"Brought back {name} from the cold tier ({outcome.reason}).",
+        left = f" ({outcome.reason})" if outcome.reason else ""  # an archived copy kept
+        self.window._finish(f"Brought back {name} from the cold tier{left}.",
                             rescan=True)  # the link is a folder or file again
 
     # ------------------------------------------------------------------ the right-click menu

@@ -146,7 +146,8 @@ def test_archive_from_the_panel_across_filesystems_then_bring_back_each(
         with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
             back.trigger()
         assert not os.path.islink(path) and os.path.isdir(path)
-        assert window.status.text().startswith(f"Brought back {Path(path).name} from the cold")
+        # Said once ("… from the cold tier (brought back from the archive)." said it twice).
+        assert window.status.text() == f"Brought back {Path(path).name} from the cold tier."
     assert tree_digest(root) == before
     assert _tier_files(tmpfs_tier) == []
     assert window.ws.archived_total() == 0

@@ -98,10 +98,9 @@ def test_clicking_a_row_selects_its_path_everywhere(window: MainWindow, qtbot: Q
         assert window.details.toPlainText().splitlines()[0] == name  # its heading
 
 
-def test_the_confirmation_lists_sizes_relative_names_and_what_stays(
-        window: MainWindow, qtbot: QtBot, demo_root: Path) -> None:
-    row, s = _retention_row(window)
-    row.setCheckState(0, Qt.CheckState.Checked)
+def read_the_confirmation(window: MainWindow) -> dict[str, object]:
+    """Once the confirmation opens, what it says (summary; each row's text and tooltip; how
+    rows are elided) goes into the returned dict, and the dialog is cancelled."""
     seen: dict[str, object] = {}
 
     def inspect() -> None:
@@ -110,11 +109,19 @@ def test_the_confirmation_lists_sizes_relative_names_and_what_stays(
             QTimer.singleShot(20, inspect)
             return
         rows = [dialog.paths.item(i) for i in range(dialog.paths.count())]
-        seen.update(mode=dialog.paths.textElideMode(), texts=[r.text() for r in rows],
-                    tips=[r.toolTip() for r in rows])
+        seen.update(summary=dialog.summary.text(), mode=dialog.paths.textElideMode(),
+                    texts=[r.text() for r in rows], tips=[r.toolTip() for r in rows])
         dialog.reject()
 
     QTimer.singleShot(20, inspect)
+    return seen
+
+
+def test_the_confirmation_lists_sizes_relative_names_and_what_stays(
+        window: MainWindow, qtbot: QtBot, demo_root: Path) -> None:
+    row, s = _retention_row(window)
+    row.setCheckState(0, Qt.CheckState.Checked)
+    seen = read_the_confirmation(window)
     qtbot.mouseClick(window.suggestions.clean_button, Qt.MouseButton.LeftButton)
     assert seen["mode"] == Qt.TextElideMode.ElideMiddle
     texts, tips = seen["texts"], seen["tips"]
@@ -160,18 +167,7 @@ def test_mixed_risks_are_counted_and_augmented_copies_name_what_stays(
     copies = next(s for s in plan.suggestions if s.title == "Remove augmented copies in train_aug")
     safe = next(s for s in plan.suggestions if s.risk == "safe")
     assert copies.risk == "review"
-    seen: dict[str, object] = {}
-
-    def inspect() -> None:
-        dialog = getattr(window, "last_dialog", None)
-        if not (isinstance(dialog, ConfirmCleanup) and dialog.isVisible()):
-            QTimer.singleShot(20, inspect)
-            return
-        seen.update(summary=dialog.summary.text(),
-                    texts=[dialog.paths.item(i).text() for i in range(dialog.paths.count())])
-        dialog.reject()
-
-    QTimer.singleShot(20, inspect)
+    seen = read_the_confirmation(window)
     window.confirm_and_clean([safe, copies])
     assert "Risk: <b>safe</b> for 1 suggestion, <b>to review</b> for 1 suggestion" in \
         seen["summary"]
