@@ -212,15 +212,24 @@ def _archive_one(item: PlanItem, index: int, ctx: _Run) -> Outcome:
     if reason is None:
         dest = ctx.tier.destination(item.path)
         try:
-            with moves.parent_of(item.path, ctx.roots) as (src_fd, name), \
-                    moves.parent_of(dest, [ctx.tier.root], create=True) as (dst_fd, dname):
-                return _move(item, (src_fd, name), (dst_fd, dname), index, ctx)
+            with moves.parent_of(item.path, ctx.roots) as (src_fd, name):
+                # Refused before the destination's folders are made (none is left behind).
+                if not ctx.tier.allow_same_filesystem and \
+                        os.stat(ctx.tier.root).st_dev == os.fstat(src_fd).st_dev:
+                    raise MoveRefused(_same_disk(ctx.tier))
+                with moves.parent_of(dest, [ctx.tier.root], create=True) as (dst_fd, dname):
+                    return _move(item, (src_fd, name), (dst_fd, dname), index, ctx)
         except MoveRefused as err:
             reason = str(err)
         except (OSError, trash.TrashUnavailable) as err:
             reason = f"could not be archived ({getattr(err, 'strerror', None) or err})"
     ctx.journal.record(SKIPPED, item.path, reason=reason)
     return Outcome(item.path, False, reason)
+
+
+def _same_disk(tier: Tier) -> str:
+    return (f"the archive folder {tier.root} is on the same disk as this item (is it "
+            "mounted?); nothing was done")
 
 
 def _why_not(item: PlanItem, src: tuple[int, str], dst: tuple[int, str], tier: Tier
@@ -234,8 +243,7 @@ def _why_not(item: PlanItem, src: tuple[int, str], dst: tuple[int, str], tier: T
     if moves.entry_stat(*dst) is not None:
         return f"the archive already holds {tier.destination(item.path)}; nothing was done"
     if not tier.allow_same_filesystem and os.fstat(dst[0]).st_dev == os.fstat(src[0]).st_dev:
-        return (f"the archive folder {tier.root} is on the same disk as this item (is it "
-                "mounted?); nothing was done")
+        return _same_disk(tier)
     free = treecopy.free_bytes(dst[0])
     if item.apparent_size > free:
         return (f"the archive folder has {fmt.size(free)} free, {fmt.size(item.apparent_size)}"

@@ -207,6 +207,7 @@ def test_the_same_disk_is_refused_unless_allowed(tmp_path: Path) -> None:
                  recent_seconds=0)
     assert all("same disk" in o.reason for o in result.outcomes)
     assert tree_digest(root) == before
+    assert os.listdir(tmp_path / "cold") == []  # refused before any folder was made there
     with pytest.raises(TierUnavailable, match="not there"):
         run([(retention_of(root), ARCHIVE)], [str(root)], Tier(str(tmp_path / "nas")))
 
