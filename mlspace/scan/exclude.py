@@ -2,7 +2,9 @@
 
 A pattern without a slash is a glob on the entry's name (``*.tmp``, ``.git``); a pattern with a
 slash is a glob on the entry's absolute path (``*/wandb/*/tmp``). That is what ``du --exclude``
-and ``ncdu --exclude`` users expect.
+and ``ncdu --exclude`` users expect. Written as people also write them, ``data/`` is the name
+``data``, and a path that starts neither with ``/`` nor with ``*`` (``data/laion-subset``,
+``./data``) is one below a scanned folder, at any depth: as written, it matched nothing.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ def compile_excludes(patterns: tuple[str, ...]) -> Callable[[str, str], bool] | 
     walker's hot loop pays nothing for the feature unless it is used."""
     if not patterns:
         return None
+    patterns = tuple(map(_as_meant, patterns))
     name_globs = [fnmatch.translate(p) for p in patterns if "/" not in p]
-    path_globs = [fnmatch.translate(p.rstrip("/")) for p in patterns if "/" in p]
+    path_globs = [fnmatch.translate(p) for p in patterns if "/" in p]
     name_re = re.compile("|".join(name_globs)).match if name_globs else None
     path_re = re.compile("|".join(path_globs)).match if path_globs else None
 
@@ -28,3 +31,14 @@ def compile_excludes(patterns: tuple[str, ...]) -> Callable[[str, str], bool] | 
         return path_re is not None and path_re(prefix + name) is not None
 
     return matches
+
+
+def _as_meant(pattern: str) -> str:
+    """A pattern as the matcher reads it (see the module doc): 'data/' is 'data', and
+    './data' or 'data/laion-subset' is '*/data' or '*/data/laion-subset'."""
+    meant = pattern.rstrip("/") or pattern
+    while meant.startswith("./"):
+        meant = meant[2:]
+    if "/" in meant and not meant.startswith(("/", "*")):
+        meant = "*/" + meant
+    return meant

@@ -131,6 +131,27 @@ def test_exclude_patterns(tmp_path: Path) -> None:
     assert "skip.tmp" not in paths and "wandb/tmp" not in paths and "wandb/tmp/x" not in paths
 
 
+@pytest.mark.parametrize("pattern", ["data/", "./data", "data", "ws/data", "*/ws/data"])
+def test_exclude_a_folder_as_people_write_it(tmp_path: Path, pattern: str) -> None:
+    """'data/', './data' and a path below the scanned folder once matched nothing, and the
+    scan counted the folder without a word."""
+    write(tmp_path / "ws" / "data" / "laion" / "shard-0.tar", 100)
+    write(tmp_path / "ws" / "logs" / "train.log", 100)
+    write(tmp_path / "ws" / "logs" / "data", 100)  # a file named data is a name match too
+    snap = scan([tmp_path / "ws"], ScanOptions(workers=1, exclude=(pattern,)))
+    paths = {p for _, _, p in snap.iter_paths()}
+    assert "data" not in paths and "data/laion/shard-0.tar" not in paths
+    assert "logs/train.log" in paths
+
+
+def test_exclude_a_path_below_the_scanned_folder(tmp_path: Path) -> None:
+    write(tmp_path / "ws" / "data" / "laion-subset" / "shard-0.tar", 100)
+    write(tmp_path / "ws" / "data" / "imagenet" / "a.jpg", 100)
+    snap = scan([tmp_path / "ws"], ScanOptions(workers=1, exclude=("data/laion-subset",)))
+    paths = {p for _, _, p in snap.iter_paths()}
+    assert "data/laion-subset" not in paths and "data/imagenet/a.jpg" in paths
+
+
 def test_directory_totals_are_cumulative_and_newest_mtime(tmp_path: Path) -> None:
     write(tmp_path / "r" / "a" / "b" / "f", 8192)
     os.utime(tmp_path / "r" / "a" / "b" / "f", (2_000_000_000, 2_000_000_000))
