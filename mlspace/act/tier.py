@@ -43,6 +43,7 @@ from mlspace.act.journal import (
     run_title,
 )
 from mlspace.act.moves import MoveRefused
+from mlspace.act.slow_disk import device_of
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.advise import PlanItem, Suggestion
 
@@ -102,12 +103,13 @@ def root_problem(root: str, scanned: Sequence[str]) -> str | None:
 
 def same_disk_as(root: str, scanned: Sequence[str]) -> str | None:
     """A scanned folder on the same filesystem as ``root`` (archiving there would free
-    nothing, and each item is refused), or None."""
-    try:
-        device = os.stat(root).st_dev
-        return next((f for f in scanned if os.stat(f).st_dev == device), None)
-    except OSError:
+    nothing, and each item is refused), or None; also None when ``root`` does not answer
+    at once (a network disk gone: planning must not wait for it, and an archive run asks
+    it again, in the background)."""
+    device = device_of(root)
+    if device is None:
         return None
+    return next((f for f in scanned if device_of(f) == device), None)
 
 
 def progress_words(done: int, total: int, seconds: float) -> str:

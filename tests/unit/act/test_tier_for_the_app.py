@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,34 @@ def test_the_history_says_what_it_keeps_and_what_it_costs(tmp_path: Path) -> Non
 def test_a_copy_in_words() -> None:
     assert progress_words(1 << 30, 4 << 30, 2.0) == "1.0 GiB of 4.0 GiB, 512.0 MiB/s, 6.0 s left"
     assert progress_words(0, 0, 0.0) == "0 Bytes, 0 Bytes/s"  # nothing copied yet: no time left
+
+
+def test_a_tier_that_does_not_answer_never_stalls_planning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same-disk question is asked on the app's GUI thread when the plan is made: a
+    network tier whose server is gone answers nothing within a moment, and while its stat
+    hangs, it is not asked again (one thread waits on it, not one per plan)."""
+    from mlspace.act import slow_disk
+    from mlspace.act.tier import same_disk_as
+
+    gone = str(tmp_path / "nas")
+    release, asked = threading.Event(), []
+    real = slow_disk._stat_device
+
+    def hanging(path: str) -> int:
+        if path == gone:
+            asked.append(path)
+            release.wait(30)
+        return real(path)
+
+    monkeypatch.setattr(slow_disk, "_stat_device", hanging)
+    try:
+        for _ in range(3):
+            start = time.monotonic()
+            assert same_disk_as(gone, [str(tmp_path)]) is None
+            assert time.monotonic() - start < 1.0
+        assert asked == [gone]
+    finally:
+        release.set()
+    (tmp_path / "cold").mkdir()
+    assert same_disk_as(str(tmp_path / "cold"), [str(tmp_path)]) == str(tmp_path)
