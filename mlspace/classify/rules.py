@@ -8,6 +8,7 @@ dict added ~4% with the same labels (issue 3's measurements).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -253,7 +254,8 @@ def load_rules(user_path: Path | None = None) -> RuleSet:
     try:
         # Through the bounded reader: a FIFO or a device there never blocks the scan, and
         # a config folder another user owns (made by a `sudo mlspace`) is not a traceback.
-        text = read_bytes(str(path)).decode("utf-8")
+        # The user's own file: a link to it (a dotfiles manager's) is followed.
+        text = read_bytes(os.path.realpath(path)).decode("utf-8")
         user = parse_rules(text, str(path), allow_disabled=True)
     except Unreadable as err:
         if str(err) != NOT_THERE:

@@ -22,6 +22,7 @@ from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
 from mlspace.owners import learn_names, owners_of
 from mlspace.scan import ScanOptions, scan
+from mlspace.scan.hardlinks import pinned
 from mlspace.ui.collector import spare_long_lived
 from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
@@ -30,8 +31,11 @@ from mlspace.ui.threads import finish_thread, start_in_thread
 def prepared(inventory: Inventory) -> tuple[Inventory, AgeTable, Plan]:
     """What the window needs beside the inventory, made in the worker: the age table, the
     plan, the lowered names the name filter searches (the first keystroke would otherwise
-    pay for lowering a million names), and the owner table and names (the owner chart's)."""
+    pay for lowering a million names), the owner table and names (the owner chart's), and
+    what hard links keep in each folder (a *Move to trash…* by hand asks it; seconds with
+    a million hard-linked files)."""
     inventory.snapshot.lowered_names()
+    pinned(inventory.snapshot)
     learn_names(owners_of(inventory.snapshot))
     return inventory, age_table(inventory), advise(inventory)
 

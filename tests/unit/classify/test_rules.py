@@ -3,6 +3,7 @@ defaults still work."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,23 @@ def test_user_rule_adds_a_folder_and_a_file_rule(tmp_path: Path) -> None:
     cats = _cats(make(tmp_path / "ws", {"scratch/x.bin": 10, "job.dump": 10}))
     assert cats["scratch/x.bin"] == "cache"
     assert cats["job.dump"] == "debug"
+
+
+def test_a_rules_file_linked_from_dotfiles_is_read_and_a_fifo_never_blocks(
+        tmp_path: Path) -> None:
+    """Read through the bounded reader: a link to the user's file (a dotfiles manager's)
+    is followed, and a FIFO or a folder under its name is a warning, never a wait."""
+    dotfiles = tmp_path / "dotfiles" / "mlspace-rules.toml"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('[[file]]\nid = "lab-dumps"\nsuffixes = [".dump"]\ncategory = "debug"\n')
+    user_rules_path().parent.mkdir(parents=True, exist_ok=True)
+    user_rules_path().symlink_to(dotfiles)
+    assert any(r.id == "lab-dumps" for r in load_rules().file_rules)
+    user_rules_path().unlink()
+    os.mkfifo(user_rules_path())
+    rules = load_rules()  # returns at once: nothing is opened
+    assert rules.warnings == [f"{user_rules_path()}: is a FIFO, not a regular file; using "
+                              "the default rules only"]
 
 
 def test_user_rule_overrides_and_disables_defaults(tmp_path: Path) -> None:
