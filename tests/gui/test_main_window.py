@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gui_helpers import show_tab, wait_drawn
 from PySide6.QtCore import QPointF, Qt
 from pytestqt.qtbot import QtBot
@@ -252,3 +253,25 @@ def test_scanned_folders_are_offered_again_and_the_demo_is_not(
     with qtbot.waitSignal(again.scan_finished, timeout=30_000):
         again.recent.menu.actions()[0].trigger()
     assert again.ws.inventory.snapshot.roots == (str(first),)
+
+
+def test_the_hard_link_shares_are_made_in_the_worker(qtbot: QtBot, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Move to trash… by hand asks what hard links keep in the folder: that table is made
+    with the plan's, off the GUI thread, even when no suggestion asked for it (a folder
+    with nothing to suggest)."""
+    from gui_helpers import open_window
+
+    from mlspace.scan import hardlinks
+
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("mine")
+    window = open_window(qtbot, tmp_path / "notes")
+    assert not window.ws.plan.suggestions
+
+    def not_here(_snap: object) -> object:
+        raise AssertionError("made on the GUI thread")
+
+    monkeypatch.setattr(hardlinks, "_pinned", not_here)
+    snap = window.ws.inventory.snapshot
+    assert len(hardlinks.pinned(snap).disk) == len(snap.dir_entry)  # made already
