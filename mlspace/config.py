@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, fields
@@ -62,9 +63,13 @@ class Settings:
     archive_checkpoints_days: float = 60.0  # kept checkpoints of finished runs
     archive_datasets_days: float = 180.0  # raw and processed datasets
     archive_logs_days: float = 180.0  # log folders and log archives
+    #: What mlspace moved to the trash is deleted for good after this many days (undo works
+    #: until then); 0 keeps it until it is freed by hand.
+    trash_days: float = 14.0
 
 
-_DAYS = {"archive_checkpoints_days", "archive_datasets_days", "archive_logs_days"}
+_DAYS = {"archive_checkpoints_days", "archive_datasets_days", "archive_logs_days",
+         "trash_days"}
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -96,7 +101,8 @@ def settings_from(data: dict, where: str) -> Settings:
                 raise ConfigError(f"{where}: archive_link must be one of {LINK_MODES}")
             values[key] = value
         elif key in _DAYS:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value) or value < 0:
                 raise ConfigError(f"{where}: {key} must be a number of days, 0 or more")
             values[key] = float(value)
         else:

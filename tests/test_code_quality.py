@@ -62,6 +62,10 @@ FILE_TOUCHING_MODULES = {
     "act/journal.py": "mlspace's own cleanup journal",
     "act/treecopy.py": "copies an item to the cold tier and back through checked descriptors",
     "act/pointer.py": "leaves and removes the link or stub at an archived item's path",
+    "disks.py": "opens a folder to ask its filesystem to commit (syncfs) before free space is "
+                "measured",
+    "act/purge.py": "deletes for good what mlspace itself moved to the trash, through the "
+                    "trash's checked descriptors",
     "act/lock.py": "mlspace's own lock files, one per tree an unattended run works on",
     "index/history.py": "mlspace's own saved scans, kept and thinned in its data folder",
     "scan/walker.py": "opens folders to list them (the scan)",

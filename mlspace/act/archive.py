@@ -20,9 +20,20 @@ def archive_path(folder: str) -> str:
     return folder.rstrip("/") + ".tar.gz"
 
 
-def make_archive(parent_fd: int, name: str, folder: str) -> str:
+class NotSmaller(Exception):
+    """The archive would take as much as the folder: packing frees nothing (nothing is left
+    behind)."""
+
+    def __init__(self, archive_bytes: int) -> None:
+        super().__init__(f"the archive takes {archive_bytes} bytes")
+        self.archive_bytes = archive_bytes
+
+
+def make_archive(parent_fd: int, name: str, folder: str, below: int | None = None
+                 ) -> tuple[str, int]:
     """Pack the folder ``name`` of ``parent_fd`` (whose path is ``folder``; links stored as
-    links) and return the archive's path. Refuses when an archive of that name exists."""
+    links); return the archive's path and what it takes on disk. Refuses when an archive of
+    that name exists, and (NotSmaller) when it would take ``below`` bytes or more."""
     target = archive_path(folder)
     final, partial = f"{name}.tar.gz", f"{name}.tar.gz.partial"
     fd = os.open(partial, _CREATE, 0o644, dir_fd=parent_fd)
@@ -32,6 +43,9 @@ def make_archive(parent_fd: int, name: str, folder: str) -> str:
                 _pack(tar, folder, name)
             raw.flush()
             os.fsync(raw.fileno())
+            size = os.fstat(raw.fileno()).st_blocks * 512
+        if below is not None and size >= below:
+            raise NotSmaller(size)
         try:  # a link, not a rename: it never replaces an archive that appeared meanwhile
             os.link(partial, final, src_dir_fd=parent_fd, dst_dir_fd=parent_fd,
                     follow_symlinks=False)
@@ -40,7 +54,7 @@ def make_archive(parent_fd: int, name: str, folder: str) -> str:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(partial, dir_fd=parent_fd)
-    return target
+    return target, size
 
 
 def _pack(tar: tarfile.TarFile, folder: str, name: str) -> None:

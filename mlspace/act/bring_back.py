@@ -2,9 +2,11 @@
 archive*, ``mlspace bring-back PATH``): copy the archived copy back, verify it, let it
 replace the symlink or stub, then remove the archived copy. Journaled as a cleanup of its
 own (kind "bring-back"), so a kill half-way is settled like any move (see
-:mod:`mlspace.act.tier_undo`); the archive run that moved the item is told it came back,
-so undoing that run later does not try again. The original, if the trash still has it,
-stays there (a second net the user empties)."""
+:mod:`mlspace.act.settle`); the archive run that moved the item is told it came back,
+so undoing that run later does not try again. An item archived by an earlier version of
+mlspace, whose original the trash still holds, is renamed back from there instead (the very
+same files, nothing left in the trash); the copy back is verified against the digest taken
+when it was archived (:mod:`mlspace.act.copy_back`)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,20 @@ import contextlib
 import os
 
 from mlspace.act import pointer
-from mlspace.act.cleanup import Progress, RestoreOutcome
-from mlspace.act.journal import LINKED, RESTORED, CleanupRecord, Journal, JournalUnavailable
+from mlspace.act.copy_back import copy_back
+from mlspace.act.journal import (
+    LINKED,
+    RESTORED,
+    TRASHED,
+    CleanupRecord,
+    Journal,
+    JournalUnavailable,
+)
 from mlspace.act.journal import history as journal_history
 from mlspace.act.journal import load as journal_load
-from mlspace.act.tier_undo import copy_back
+from mlspace.act.outcomes import Progress, RestoreOutcome
 from mlspace.act.treecopy import Cancel
+from mlspace.act.undo import undo_archived
 
 
 class NotArchived(Exception):
@@ -32,6 +42,13 @@ def _archive_run(original: str, dest: str) -> CleanupRecord | None:
                 and last.get("dest") == dest:
             return record
     return None
+
+
+def _trash_holds_original(run: CleanupRecord, original: str) -> bool:
+    """Did that (earlier) archive run trash the original, and is it still there?"""
+    event = next((e for e in reversed(run.events)
+                  if e.get("path") == original and e["event"] == TRASHED), None)
+    return event is not None and os.path.lexists(str(event.get("trash_file") or ""))
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -53,6 +70,13 @@ def bring_back(path: str, archive_root: str | None = None, progress: Progress | 
     if not tier_root or not _inside(dest, tier_root):
         raise NotArchived(f"{path} points to {dest}, which is not in the archive folder; "
                           "mlspace only brings back what it archived")
+    if run is not None and _trash_holds_original(run, original):
+        loaded_run = journal_load(run.id)
+        if loaded_run is not None:
+            entry = {"path": original, "dest": dest}
+            outcome = undo_archived(entry, loaded_run[0], loaded_run[1], False, progress)
+            if outcome.restored_to is not None or "exists" in outcome.reason:
+                return outcome
     roots = list(run.roots) if run is not None else [os.path.dirname(original)]
     item = {"path": original, "is_dir": os.path.isdir(dest) and not os.path.islink(dest),
             "disk_usage": 0, "apparent_size": 0, "mtime": 0.0, "files": 0, "dest": dest}

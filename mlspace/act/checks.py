@@ -8,6 +8,7 @@ import contextlib
 import os
 import time
 
+from mlspace.act.moves import MoveRefused, containing_root
 from mlspace.advise import PlanItem
 from mlspace.safe_read import Unreadable, read_text
 from mlspace.scan import ScanOptions, scan
@@ -15,6 +16,17 @@ from mlspace.scan.hardlinks import freed_totals
 
 #: Anything modified this recently may belong to a running training job.
 RECENT_SECONDS = 600.0
+
+
+def before_move(item: PlanItem, roots: list[str] | tuple[str, ...], busy: list[str],
+                recent_seconds: float = RECENT_SECONDS) -> str | None:
+    """Why the item must not move now, or None: it must lie inside a scanned folder, be as
+    scanned, not be written in the last minutes, and not be in use."""
+    try:
+        containing_root(item.path, roots)
+    except MoveRefused as err:
+        return str(err)
+    return changed_since_scan(item, recent_seconds) or in_use(item.path, busy)
 
 
 def changed_since_scan(item: PlanItem, recent_seconds: float = RECENT_SECONDS,

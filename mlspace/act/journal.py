@@ -31,10 +31,19 @@ ROLLED_BACK = "tier-rolled-back"  # an unfinished move was undone; the original 
 # Bringing an archived item back (copy back from the tier), in this order, then RESTORED:
 BACK_BEGUN = "tier-back-begun"  # a copy from the tier is being written beside the pointer
 BACK_COPIED = "tier-back-copied"  # that copy is complete and verified; it replaces the pointer
+SET_ASIDE = "tier-set-aside"  # the verified item's original was renamed aside, to be removed
+REMOVED = "tier-removed"  # the original is gone from the fast disk: the tier copy is the item
+# Purging an item this cleanup moved to the trash (mlspace.act.purge), in this order:
+PURGE_BEGUN = "purge-begun"  # it is being deleted for good: from here on it may be part gone
+PURGED = "purged"  # it is gone
+#: A run-level event (path ""): what the disk got back during a step, by statvfs.
+MEASURED = "measured"
 #: Last events after which an item is out of its place (in the trash, maybe archived).
 OUT_OF_PLACE = (TRASHED, RESTORE_FAILED, LINKED)
 #: Last events of a move that stopped half-way (a kill, a full tier, an unmount).
-IN_FLIGHT = (COPY_BEGUN, COPIED, PLACED, BACK_BEGUN, BACK_COPIED)
+IN_FLIGHT = (COPY_BEGUN, COPIED, PLACED, SET_ASIDE, REMOVED, BACK_BEGUN, BACK_COPIED)
+#: Last events of an item deleted for good (a purge that was cut short included).
+GONE = (PURGE_BEGUN, PURGED)
 
 
 def journal_dir() -> Path:
@@ -82,23 +91,58 @@ class CleanupRecord:
         return [i for i in self.items if (self.state(i["path"]) or {}).get("event")
                 in IN_FLIGHT]
 
-    @property
-    def freed(self) -> int:
+    def _sizes(self, paths: object) -> int:
         sizes = {i["path"]: i["disk_usage"] for i in self.items}
-        return sum(sizes.get(e["path"], 0) for e in self.trashed)
+        return sum(sizes.get(p, 0) for p in paths)  # type: ignore[attr-defined]
 
     @property
-    def freed_when_run(self) -> int:
+    def in_trash(self) -> list[dict]:
+        """The "trashed" events of items in the trash now (not archived: an archive run of
+        an earlier version trashed originals too, behind their link)."""
+        return [e for e in self.trashed if (self.state(e["path"]) or {}).get("event") != LINKED]
+
+    @property
+    def bytes_in_trash(self) -> int:
+        """What this cleanup's items hold in the trash now (still on the disk)."""
+        return self._sizes(e["path"] for e in self.in_trash)
+
+    @property
+    def purged(self) -> list[dict]:
+        """Items deleted for good (an interrupted purge counts: part of it is gone)."""
+        return [i for i in self.items if (self.state(i["path"]) or {}).get("event") in GONE]
+
+    @property
+    def archived(self) -> list[dict]:
+        """Items whose archived copy in the cold tier stands for them now."""
+        return [i for i in self.items if (self.state(i["path"]) or {}).get("event") == LINKED]
+
+    @property
+    def freed(self) -> int:
+        """What the disk got back through this cleanup, as statvfs measured it."""
+        return sum(int(e.get("freed") or 0) for e in self.events if e["event"] == MEASURED)
+
+    @property
+    def removed_any(self) -> bool:
+        """Did anything of this run leave the disk (archived or purged), so that what the
+        disk got back was measured?"""
+        return any(e["event"] == MEASURED for e in self.events)
+
+    @property
+    def moved_when_run(self) -> int:
         """What the run moved out, whether or not it was undone since (history shows this
         beside "undone": the 0 bytes still out would say nothing)."""
-        sizes = {i["path"]: i["disk_usage"] for i in self.items}
-        moved = {e["path"] for e in self.events if e["event"] == TRASHED}
-        return sum(sizes.get(path, 0) for path in moved)
+        return self._sizes({e["path"] for e in self.events
+                            if e["event"] in (TRASHED, REMOVED, LINKED)})
 
     @property
     def undone(self) -> bool:
-        return bool(self.events) and not self.trashed and any(
+        return bool(self.events) and not self.trashed and not self.archived and any(
             e["event"] == RESTORED for e in self.events)
+
+    @property
+    def undoable(self) -> bool:
+        """Does undo have anything to put back (or settle)?"""
+        return bool(self.trashed or self.archived or self.pending or self.in_flight)
 
 
 class Journal:

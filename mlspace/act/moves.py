@@ -45,9 +45,13 @@ def _components(path: str, root: str) -> list[str]:
     return parts
 
 
-def _open_child_dir(parent_fd: int, name: str, shown: str, create: bool) -> int:
+def _open_child_dir(parent_fd: int, name: str, shown: str, create: bool,
+                    owned: bool = False) -> int:
     try:
-        return os.open(name, _DIR_FLAGS | _NOFOLLOW, dir_fd=parent_fd)
+        fd = os.open(name, _DIR_FLAGS | _NOFOLLOW, dir_fd=parent_fd)
+        if owned:
+            _check_owned(fd, shown)
+        return fd
     except FileNotFoundError:
         if not create:
             raise MoveRefused(f"{shown} is no longer there") from None
@@ -57,20 +61,35 @@ def _open_child_dir(parent_fd: int, name: str, shown: str, create: bool) -> int:
                               "place)") from None
         raise MoveRefused(f"{shown} cannot be opened ({err.strerror})") from None
     try:
-        os.mkdir(name, 0o755, dir_fd=parent_fd)
+        os.mkdir(name, 0o700 if owned else 0o755, dir_fd=parent_fd)
     except FileExistsError:
         pass
     except OSError as err:
         raise MoveRefused(f"{shown} cannot be created ({err.strerror})") from None
-    return _open_child_dir(parent_fd, name, shown, create=False)
+    return _open_child_dir(parent_fd, name, shown, create=False, owned=owned)
+
+
+def _check_owned(fd: int, shown: str) -> None:
+    """Raise MoveRefused (closing ``fd``) unless the folder is the user's and closed to
+    everyone else: what mlspace makes where it keeps the only copy of an item."""
+    st = os.fstat(fd)
+    if st.st_uid == os.geteuid() and not st.st_mode & 0o077:
+        return
+    os.close(fd)
+    whose = "yours" if st.st_uid == os.geteuid() else f"another user's (uid {st.st_uid})"
+    raise MoveRefused(f"{shown} is {whose} with mode {stat.S_IMODE(st.st_mode):o}: mlspace "
+                      "keeps archived items only in folders it made for you (mode 700); "
+                      "it was not used, and nothing was moved")
 
 
 @contextmanager
-def parent_of(path: str, roots: Sequence[str], *, create: bool = False
+def parent_of(path: str, roots: Sequence[str], *, create: bool = False, owned: bool = False
               ) -> Iterator[tuple[int, str]]:
     """Yield ``(folder fd, name)`` for ``path``: the folder reached from its scanned root
     without following any link below the root. With ``create``, missing folders on the way
-    are made (a restore into a tree whose folders were removed since)."""
+    are made (a restore into a tree whose folders were removed since). With ``owned``
+    (the cold tier) every folder below the root must be the user's and closed to others,
+    and those made are mode 0700."""
     root = containing_root(path, roots)
     parts = _components(path, root)
     try:
@@ -82,7 +101,7 @@ def parent_of(path: str, roots: Sequence[str], *, create: bool = False
         shown = root.rstrip(os.sep)
         for part in parts[:-1]:
             shown = f"{shown}{os.sep}{part}"
-            nxt = _open_child_dir(fd, part, shown, create)
+            nxt = _open_child_dir(fd, part, shown, create, owned)
             os.close(fd)
             fd = nxt
         yield fd, parts[-1]

@@ -11,13 +11,14 @@ misread its policy would remove the wrong things while nobody looks.
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
 
 from mlspace import fmt
-from mlspace.act.tier_advice import ARCHIVE_POLICIES, ArchiveAges
 from mlspace.advise import RISKY, SAFE, AdviceSettings, Plan, PlanItem, Suggestion
+from mlspace.advise.archive import ARCHIVE_POLICIES, ArchiveAges
 from mlspace.advise.model import REVIEW
 from mlspace.classify import Inventory
 from mlspace.config import tomllib
@@ -47,6 +48,11 @@ version = 1
 # "archive" (moved to the cold tier, a link left in their place). Rules may say otherwise.
 action = "trash"
 # archive_root = "/mnt/cold/mlspace"   # the cold tier (default: archive_root in config.toml)
+
+# What this policy's runs moved to the trash is deleted for good after this many days (the
+# disk gets the space back then; until then `mlspace undo ID` puts it back). Default:
+# trash_days in config.toml (14). 0 keeps it until `mlspace purge`.
+# purge_after_days = 7
 
 # What one run may remove at most, on this disk: a size ("50 GB", "200 GiB") or a number
 # of items. The run stops at the first item past either cap (and exits 1).
@@ -118,6 +124,9 @@ class Policy:
     max_bytes: int | None = None
     max_items: int | None = None
     ages: dict[str, float] = field(default_factory=dict)  # TOML [ages] keys
+    #: Days after which what mlspace moved to the trash from these folders is deleted for
+    #: good; None: trash_days of config.toml.
+    purge_after_days: float | None = None
 
     @property
     def cap_text(self) -> str:
@@ -195,7 +204,8 @@ class _Reader:
         return PolicyError(self.path, line, message)
 
     def policy(self, data: dict) -> Policy:
-        top = {"version", "action", "archive_root", "max_bytes", "max_items", "ages", "rule"}
+        top = {"version", "action", "archive_root", "max_bytes", "max_items", "ages", "rule",
+               "purge_after_days"}
         for key in data:
             if key not in top:
                 raise self.fail("", key, f"unknown setting {key!r}")
@@ -213,7 +223,8 @@ class _Reader:
                       os.path.abspath(os.path.expanduser(root)) if root else None,
                       self.size("", "max_bytes", data.get("max_bytes")),
                       self.count("", "max_items", data.get("max_items")),
-                      self.ages(data.get("ages", {})))
+                      self.ages(data.get("ages", {})),
+                      self.days("", "purge_after_days", data.get("purge_after_days")))
 
     def rule(self, section: str, data: dict, action: str) -> Rule:
         known = {"folders", "allow", "action", "keep_best", "keep_latest", "min_age_days"}
@@ -266,6 +277,14 @@ class _Reader:
         if not isinstance(value, str) or not match or unit not in _UNITS:
             raise self.fail(section, key, f"{key} must be bytes or a size like \"50 GB\"")
         return int(float(match.group(1)) * _UNITS[unit])
+
+    def days(self, section: str, key: str, value: object) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                not math.isfinite(value) or value < 0:
+            raise self.fail(section, key, f"{key} must be a number of days, 0 or more")
+        return float(value)
 
     def ages(self, data: object) -> dict[str, float]:
         if not isinstance(data, dict):

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from mlspace import fmt
-from mlspace.act.cleanup import CleanupResult
+from mlspace.act.outcomes import CleanupResult
 from mlspace.act.policy import Policy, Selection
 
 
@@ -33,7 +33,9 @@ def summary(policy: Policy, roots: Sequence[str], chosen: Selection,
         "roots": list(roots), "dry_run": dry_run, "exit_code": exit_code,
         "cleanup_id": result.cleanup_id if result else None, "report": report,
         "stopped": result.stopped if result else "",
-        "freed": sum(m["bytes"] for m in moved),
+        "moved_bytes": sum(m["bytes"] for m in moved),
+        # what the disk got back (statvfs): archived and purged items; trashed ones wait
+        "freed": result.freed if result is not None and result.freed is not None else 0,
         "planned": planned, "moved": moved, "skipped": skipped,
         "held": [{"path": p, "reason": why} for p, why in chosen.held],
     }
@@ -89,9 +91,22 @@ def render_html(run: dict) -> str:
         f"</style></head><body><h1>{title}</h1>"
         f"<p>{roots} on {html.escape(run['host'])}, {when}; policy "
         f"<code>{html.escape(run['policy'])}</code>. "
-        f"{'Would free' if run['dry_run'] else 'Freed'} "
-        f"{fmt.size(sum(p['bytes'] for p in run['planned']) if run['dry_run'] else run['freed'])}"
-        f"; exit code {run['exit_code']}.</p>{stopped}{undo}{parts}</body></html>\n")
+        f"{_totals(run)}; exit code {run['exit_code']}.</p>{stopped}{undo}{parts}"
+        "</body></html>\n")
+
+
+def _totals(run: dict) -> str:
+    """What the run moved and what the disk got back, in the words `df` agrees with."""
+    if run["dry_run"]:
+        return f"Would move {fmt.size(sum(p['bytes'] for p in run['planned']))}"
+    moved = run.get("moved_bytes", 0)
+    trashed = sum(m["bytes"] for m in run["moved"] if m["action"] == "trash")
+    words = [f"Moved {fmt.size(moved)}"]
+    if trashed:
+        words.append(f"{fmt.size(trashed)} of it to the trash (still on this disk until "
+                     "freed)")
+    words.append(f"freed {fmt.size(max(run['freed'], 0))} on the disk")
+    return ", ".join(words)
 
 
 def renderer_for(path: str) -> Callable[[dict], str]:

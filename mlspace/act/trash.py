@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlspace.act.moves import parent_of
+from mlspace.disks import TrashPlace, home_trash, lstat_device, trash_places
 from mlspace.safe_read import Unreadable, read_text
 
 CAN_RESTORE = sys.platform.startswith("linux") or sys.platform.startswith("freebsd")
@@ -51,12 +52,6 @@ class TrashedItem:
     info_file: str  # its .trashinfo record
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    folder: Path
-    private: bool  # a per-volume folder: must be closed to other users (mode 0700)
-
-
 #: What a message about a move to the trash adds: the trash lies on the item's own
 #: filesystem, so the disk has the space back only once the trash is emptied.
 SPACE_BACK_WHEN_EMPTIED = "the disk has the space back once the trash is emptied"
@@ -71,57 +66,8 @@ def trash_holding(trash_file: str) -> str | None:
     return os.path.dirname(files)
 
 
-def home_trash() -> Path:
-    data_home = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-    return Path(data_home) / "Trash"
-
-
-def _mount_point(path: str) -> str:
-    path = os.path.abspath(path)
-    while not os.path.ismount(path):
-        parent = os.path.dirname(path)
-        if parent == path:
-            break
-        path = parent
-    return path
-
-
-def _device(path: str | Path) -> int | None:
-    try:
-        return os.lstat(path).st_dev
-    except OSError:
-        return None
-
-
-def _home_trash_device() -> int | None:
-    """The device of the home trash, or of its nearest existing parent."""
-    folder = home_trash()
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return _device(folder)
-
-
-def _candidates(path: str) -> list[_Candidate]:
-    """Where an item at ``path`` may go, best first (freedesktop spec): the home trash when
-    on the home filesystem, else the volume's shared ``.Trash/$uid`` (only if ``.Trash`` is a
-    real, sticky folder) and the per-user ``.Trash-$uid``."""
-    parent = os.path.dirname(os.path.abspath(path))
-    if _device(parent) == _home_trash_device():
-        return [_Candidate(home_trash(), private=False)]
-    top = Path(_mount_point(parent))
-    uid = os.getuid()
-    out = []
-    shared = top / ".Trash"
-    with contextlib.suppress(OSError):
-        st = os.lstat(shared)
-        if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX:
-            out.append(_Candidate(shared / str(uid), private=True))
-    out.append(_Candidate(top / f".Trash-{uid}", private=True))
-    return out
-
-
 def trash_dirs_for(path: str) -> list[Path]:
-    return [c.folder for c in _candidates(path)]
+    return [c.folder for c in trash_places(path)]
 
 
 def _open_owned_dir(parent_fd: int, name: str, private: bool) -> int:
@@ -148,14 +94,14 @@ def _open_owned_dir(parent_fd: int, name: str, private: bool) -> int:
 
 
 @dataclass
-class _OpenTrash:
+class OpenTrash:
     folder: Path
     files_fd: int
     info_fd: int
 
 
 @contextlib.contextmanager
-def _open_trash(candidate: _Candidate) -> Iterator[_OpenTrash]:
+def _open_trash(candidate: TrashPlace) -> Iterator[OpenTrash]:
     """The checked ``files/`` and ``info/`` folders of one trash, as descriptors."""
     folder = candidate.folder
     try:
@@ -172,7 +118,7 @@ def _open_trash(candidate: _Candidate) -> Iterator[_OpenTrash]:
         fds.append(_open_owned_dir(parent_fd, folder.name, candidate.private))
         fds.append(_open_owned_dir(fds[0], "files", private=False))
         fds.append(_open_owned_dir(fds[0], "info", private=False))
-        yield _OpenTrash(folder, fds[1], fds[2])
+        yield OpenTrash(folder, fds[1], fds[2])
     except OSError as err:
         raise TrashUnavailable(f"{folder} cannot be used ({err.strerror})") from None
     finally:
@@ -181,11 +127,11 @@ def _open_trash(candidate: _Candidate) -> Iterator[_OpenTrash]:
 
 
 @contextlib.contextmanager
-def _trash_for(path: str, device: int) -> Iterator[_OpenTrash]:
+def _trash_for(path: str, device: int) -> Iterator[OpenTrash]:
     """The first usable trash for an item on ``device``; TrashUnavailable listing why each
     candidate was passed over."""
     refused = []
-    for candidate in _candidates(path):
+    for candidate in trash_places(path):
         try:
             with _open_trash(candidate) as opened:
                 if os.fstat(opened.files_fd).st_dev != device:
@@ -203,7 +149,7 @@ def check_trash_available(path: str) -> None:
     """Raise TrashUnavailable if no trash on this path's filesystem can take it."""
     if not CAN_RESTORE:
         return
-    device = _device(os.path.dirname(os.path.abspath(path)))
+    device = lstat_device(os.path.dirname(os.path.abspath(path)))
     with _trash_for(path, device if device is not None else -1):
         pass
 
@@ -330,16 +276,36 @@ def locate(path: str, exclude: set[str] | None = None) -> TrashedItem | None:
     return max(candidates, key=lambda i: os.lstat(i.info_file).st_mtime)
 
 
-def restore(item: TrashedItem, destination: str, roots: Sequence[str]) -> None:
+def opened(item: TrashedItem) -> contextlib.AbstractContextManager[OpenTrash]:
+    """The checked ``files/`` and ``info/`` folders of the trash holding ``item``."""
+    folder = Path(item.trash_file).parent.parent
+    return _open_trash(TrashPlace(folder, private=folder != home_trash()))
+
+
+def restore(item: TrashedItem, destination: str, roots: Sequence[str],
+            parent_times: Sequence[int] | None = None) -> None:
     """Move a trashed item back to ``destination`` (which must not exist), reached from its
     scanned root without following links, and drop its record. Same filesystem, so this
-    is a rename: byte-identical, links and times kept."""
-    files = Path(item.trash_file)
-    candidate = _Candidate(files.parent.parent, private=files.parent.parent != home_trash())
-    with _open_trash(candidate) as trash, \
+    is a rename: byte-identical, links and times kept. ``parent_times`` (the folder's
+    mtime before and after the item left, in ns): when nothing else changed the folder
+    since, its time goes back too, so the run does not look freshly written."""
+    with opened(item) as trash, \
             parent_of(destination, roots, create=True) as (parent_fd, name):
+        files = Path(item.trash_file)
         if _exists(parent_fd, name):
             raise FileExistsError(destination)
+        untouched = os.fstat(parent_fd)
         os.rename(files.name, name, src_dir_fd=trash.files_fd, dst_dir_fd=parent_fd)
         with contextlib.suppress(OSError):
             os.unlink(Path(item.info_file).name, dir_fd=trash.info_fd)
+        put_back_time(parent_fd, untouched, parent_times)
+
+
+def put_back_time(folder_fd: int, seen: os.stat_result, times: Sequence[int] | None) -> None:
+    """Give the folder the mtime it had before mlspace took an item out of it, if ``seen``
+    (its state just before the item came back) still has the time mlspace left it with:
+    then nothing else was written in it meanwhile."""
+    if not times or len(times) != 2 or seen.st_mtime_ns != times[1]:
+        return
+    with contextlib.suppress(OSError, TypeError, ValueError):
+        os.utime(folder_fd, ns=(seen.st_atime_ns, int(times[0])))

@@ -58,6 +58,9 @@ class Summary:
     listing: str
     bytes: int
     files: int
+    #: Each file's and link's own digest (shortened) by its path below the top, when asked
+    #: for and the tree holds at most MANIFEST_FILES: what names the file that differs.
+    manifest: dict[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,13 +106,18 @@ def _walk(parent_fd: int, name: str, rel: str, st: os.stat_result) -> Iterator[N
         os.close(fd)
 
 
+#: The most entries a manifest names (a journal line stays a few MB at most).
+MANIFEST_FILES = 20_000
+
+
 class _Digests:
     """The running digest and listing of a tree, entry by entry, in walk order."""
 
-    def __init__(self) -> None:
+    def __init__(self, manifest: bool = False) -> None:
         self.digest = hashlib.blake2b(digest_size=32)
         self.listing = hashlib.blake2b(digest_size=32)
         self.bytes = self.files = 0
+        self.manifest: dict[str, str] | None = {} if manifest else None
 
     def add(self, node: Node, content: str) -> None:
         kind = "d" if stat.S_ISDIR(node.st.st_mode) else \
@@ -123,17 +131,23 @@ class _Digests:
         if kind == "f":
             self.bytes += size
             self.files += 1
+        if self.manifest is not None and kind != "d":
+            if len(self.manifest) < MANIFEST_FILES:
+                self.manifest[node.rel] = hashlib.blake2b(
+                    content.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+            else:
+                self.manifest = None
 
     def summary(self) -> Summary:
         return Summary(self.digest.hexdigest(), self.listing.hexdigest(), self.bytes,
-                       self.files)
+                       self.files, self.manifest)
 
 
 def summarize(parent_fd: int, name: str, read: bool = True, cancel: Cancel | None = None,
-              on_bytes: OnBytes | None = None) -> Summary:
+              on_bytes: OnBytes | None = None, manifest: bool = False) -> Summary:
     """The summary of a tree as it is on disk; with ``read`` False only the listing is
     meaningful (no file is opened)."""
-    sums = _Digests()
+    sums = _Digests(manifest)
     try:
         for node in walk(parent_fd, name):
             if stat.S_ISDIR(node.st.st_mode):
@@ -163,11 +177,12 @@ def _hash_file(node: Node, cancel: Cancel | None, on_bytes: OnBytes | None) -> s
 
 
 def copy_tree(src_fd: int, name: str, dst_fd: int, dst_name: str,
-              on_bytes: OnBytes | None = None, cancel: Cancel | None = None) -> Summary:
+              on_bytes: OnBytes | None = None, cancel: Cancel | None = None,
+              manifest: bool = False) -> Summary:
     """Copy ``name`` of folder ``src_fd`` to the new ``dst_name`` of ``dst_fd``, everything
     fsynced, and return the source's summary as it was read. Raises CopyFailed (OSError
     such as a full disk included) or Cancelled; the partial copy is left to the caller."""
-    sums = _Digests()
+    sums = _Digests(manifest)
     made: list[int] = []  # descriptors of the copy's folders, innermost last
     try:
         for node in walk(src_fd, name):
@@ -289,9 +304,3 @@ def rename_noreplace(src_fd: int, src: str, dst_fd: int, dst: str) -> None:
     if entry_stat(dst_fd, dst) is not None:
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), dst)
     os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
-
-
-def free_bytes(dir_fd: int) -> int:
-    """Space an unprivileged user may still write on the folder's filesystem."""
-    st = os.statvfs(dir_fd)
-    return st.f_bavail * st.f_frsize

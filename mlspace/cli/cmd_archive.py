@@ -42,27 +42,52 @@ def require_folders(paths: Sequence[str]) -> None:
 def print_settled(roots: Sequence[str]) -> None:
     """Settle (and say) what an interrupted earlier run left half-done in these folders,
     before anything new is moved."""
-    from mlspace.act.tier_undo import settle_interrupted
+    from mlspace.act.settle import settle_interrupted
 
     for r in settle_interrupted([os.path.abspath(p) for p in roots]):
         print(f"  interrupted earlier: {r.path}: {r.reason}")
 
 
-def report_result(result: Any, verb: str) -> None:
-    """What a run moved, its cleanup id for undo, and what it skipped and why."""
-    done = len(result.outcomes) - len(result.skipped)
-    print(f"\n{verb}: {fmt.size(result.freed)} ({done} items). Cleanup id: {result.cleanup_id} "
-          f"(undo with: mlspace undo {result.cleanup_id})")
+def report_result(result: Any, roots: Sequence[str], trash_days: float) -> None:
+    """What a run did, in the words `df` agrees with: what waits in the trash (still on
+    this disk, and how to free it), what left the disk and what it really got back, the
+    cleanup id for undo, what was skipped and why, and the disk line as it is now."""
+    from mlspace.cli.disk_lines import print_disk_lines
+
+    print()
+    if result.moved_to_trash:
+        print(f"Moved to the trash: {fmt.size(result.moved_to_trash)} "
+              f"({fmt.plural(sum(o.went == 'trash' for o in result.done), 'item')}), still on "
+              "this disk" + (f" in {', '.join(result.trashes)}" if result.trashes else "")
+              + ".")
+        kept = f"mlspace frees it by itself after {trash_days:g} days" if trash_days else \
+            "mlspace keeps it until you free it"
+        print(f"Free it now with: mlspace purge {result.cleanup_id} (cannot be undone); "
+              f"{kept}.")
+    archived = sum(o.went == "tier" for o in result.done)
+    if archived:
+        print(f"Archived to the cold tier: {fmt.plural(archived, 'item')}, a link left at "
+              "each path.")
+    if result.freed is not None:
+        deleted = sum(o.went == "deleted" for o in result.done)
+        print(f"Freed {fmt.size(max(result.freed, 0))}: the disk has that much more free "
+              "space" + (f" ({fmt.plural(deleted, 'item')} deleted for good)" if deleted
+                         else "") + ".")
+    if result.done:
+        print(f"Cleanup id: {result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
+    else:
+        print("Nothing was moved.")
     for outcome in result.skipped:
-        print(f"  skipped {outcome.path}: {outcome.reason}")
+        print(f"  skipped {outcome.path}: {outcome.reason}", file=sys.stderr)
     if result.stopped:
         print(f"mlspace: stopped early: {result.stopped}", file=sys.stderr)
+    print_disk_lines(roots, None)
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
-    from mlspace.act import JournalUnavailable, lock, tier
-    from mlspace.act.tier_advice import ArchiveAges, with_archive_suggestions
+    from mlspace.act import ARCHIVE, JournalUnavailable, lock, run, tier
     from mlspace.advise import AdviceSettings
+    from mlspace.advise.archive import ArchiveAges, with_archive_suggestions
     from mlspace.report.plan_text import plan_table
 
     require_folders(args.paths)
@@ -87,14 +112,14 @@ def cmd_archive(args: argparse.Namespace) -> int:
                 return EXIT_OK
             meter = CopyMeter()
             with meter.catching_ctrl_c():
-                result = tier.run([(s, tier.ARCHIVE) for s in selected], plan.roots, cold,
+                result = run([(s, ARCHIVE) for s in selected], plan.roots, cold,
                                   progress=meter, cancel=meter.cancel)
     except (tier.TierUnavailable, JournalUnavailable) as err:
         raise UsageError(str(err)) from None
     except lock.Busy as err:
         print(f"mlspace: {err}", file=sys.stderr)
         return EXIT_UNREADABLE
-    report_result(result, "Archived")
+    report_result(result, plan.roots, settings.trash_days)
     return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
 
 

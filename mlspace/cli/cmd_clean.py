@@ -40,8 +40,8 @@ def _rescan_saved_roots(args: argparse.Namespace) -> None:
 
 def cmd_clean(args: argparse.Namespace) -> int:
     from mlspace.act import JournalUnavailable, execute
-    from mlspace.act.tier_advice import action_of
-    from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
+    from mlspace.advise.archive import action_of
+    from mlspace.cli.cmd_archive import report_result, user_settings
     from mlspace.report.plan_text import plan_table
 
     _rescan_saved_roots(args)
@@ -51,22 +51,15 @@ def cmd_clean(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(archives)}: archive suggestions are applied with "
                          "`mlspace archive`, never trashed")
     print(plan_table(type(plan)(plan.roots, tuple(selected)), with_paths=True, applying=True))
-    if not go_ahead("Move these to the trash?", args):
+    question = ("Move these to the trash, then delete them for good? This cannot be undone."
+                if args.free_now else "Move these to the trash?")
+    if not go_ahead(question, args):
         return EXIT_OK
     try:
-        result = execute(selected, plan.roots)
+        result = execute(selected, plan.roots, free_now=args.free_now)
     except JournalUnavailable as err:
         raise UsageError(f"{err}; nothing was moved") from None
-    moved = len(result.outcomes) - len(result.skipped)
-    print(f"\nMoved to the trash: {fmt.size(result.freed)} ({fmt.plural(moved, 'item')}).")
-    if moved:
-        print(f"Cleanup id: {result.cleanup_id} (undo with: mlspace undo {result.cleanup_id})")
-        print(f"Nothing is deleted: {SPACE_BACK_WHEN_EMPTIED}"
-              + (f" ({', '.join(result.trashes)})" if result.trashes else "") + ".")
-    for outcome in result.skipped:
-        print(f"  skipped {outcome.path}: {outcome.reason}", file=sys.stderr)
-    if result.stopped:
-        print(f"mlspace: stopped early: {result.stopped}", file=sys.stderr)
+    report_result(result, plan.roots, user_settings().trash_days)
     return EXIT_UNREADABLE if result.skipped else exit_code_for(snapshot)
 
 
@@ -74,13 +67,14 @@ def cmd_undo(args: argparse.Namespace) -> int:
     from mlspace.act import history, last_undoable, undo
 
     if args.list:
+        from mlspace.report.cleanups import record_sizes, record_state
+
         for record in history():
-            left = fmt.plural(len(record.trashed), "item")
-            state = "undone" if record.undone else f"{left} in the trash"
-            freed = record.freed_when_run if record.undone else record.freed
+            moved, freed = record_sizes(record)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            print(f"{record.id}  {when}  {fmt.size(freed):>10}  {state}  {record.title}"
-                  f"  (in {', '.join(record.roots)})")
+            print(f"{record.id}  {when}  {moved:>10}  {record_state(record)}"
+                  + (f", {freed} freed" if freed else "")
+                  + f"  {record.title}  (in {', '.join(record.roots)})")
         return EXIT_OK
     cleanup = args.cleanup
     if cleanup is None:

@@ -13,6 +13,8 @@ from mlspace.cli.sources import scan_and_classify
 
 
 def cmd_inventory(args: argparse.Namespace) -> int:
+    from mlspace.advise import advise
+    from mlspace.cli.disk_lines import lines_text, statuses
     from mlspace.report.listing import totals_record
     from mlspace.report.records import (
         artifact_record,
@@ -24,6 +26,8 @@ def cmd_inventory(args: argparse.Namespace) -> int:
 
     source, inventory = scan_and_classify(args)
     snapshot = source.snapshot
+    disks = statuses(snapshot.roots, None if source.saved else advise(inventory),
+                     saved=source.saved is not None)
     with output_stream(args.output) as out:
         if wants_json(args):
             doc = {
@@ -35,11 +39,13 @@ def cmd_inventory(args: argparse.Namespace) -> int:
                 "series": [series_record(s, inventory) for s in inventory.series],
                 "artifacts": [artifact_record(a) for a in inventory.artifacts],
                 "errors": [{"path": e.path, "error": e.message} for e in snapshot.errors],
+                "disks": [d.record() for d in disks],
             }
             json.dump(doc, out, indent=1)
             out.write("\n")
         else:
             t = snapshot.grand_totals()
-            out.write(with_sparse_note(inventory_story(inventory, apparent=args.apparent),
+            out.write(lines_text(disks) + with_sparse_note(
+                inventory_story(inventory, apparent=args.apparent),
                                        t.disk_usage, t.apparent_size, args.apparent) + "\n")
     return exit_code_for(snapshot)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import UsageError, exit_code_for
 from mlspace.cli.output import output_stream, wants_json
-from mlspace.cli.sources import scan_and_classify
+from mlspace.cli.sources import saved_scan, scan_and_classify
 
 if TYPE_CHECKING:
     from mlspace.advise import Plan, Suggestion
@@ -38,7 +38,7 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Snapshot, Inventory, Plan]
         from mlspace.advise.duplicates import find_duplicates
 
         groups = find_duplicates(inventory)
-    from mlspace.act.tier_advice import with_configured_archive
+    from mlspace.advise.archive import with_configured_archive
     from mlspace.config import ConfigError
 
     try:
@@ -78,17 +78,21 @@ def per_series_keeps(specs: list[str], inventory: Inventory) -> dict[str, tuple[
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
+    from mlspace.cli.disk_lines import lines_text, statuses
     from mlspace.report.plan_text import plan_record, plan_table
 
     snapshot, _, plan = plan_from_args(args)
+    disks = statuses(plan.roots, plan, saved=saved_scan(args) is not None)
     with output_stream(args.output) as out:
         if wants_json(args):
-            json.dump(plan_record(plan), out, indent=1)
+            json.dump({**plan_record(plan), "disks": [d.record() for d in disks]}, out,
+                      indent=1)
             out.write("\n")
         else:
             apparent = sum(s.apparent_bytes for s in plan.suggestions)
-            out.write(with_sparse_note(plan_table(plan, apparent=args.apparent),
-                                       plan.total_bytes, apparent, args.apparent) + "\n")
+            out.write(lines_text(disks) + with_sparse_note(
+                plan_table(plan, apparent=args.apparent), plan.total_bytes, apparent,
+                args.apparent) + "\n")
     return exit_code_for(snapshot)
 
 
@@ -100,8 +104,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         render = renderer_for(args.output)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    from mlspace.cli.disk_lines import statuses
+
     snapshot, inventory, plan = plan_from_args(args)
-    text = render(build_report(inventory, plan, apparent=args.apparent))  # before the file
+    disks = statuses(plan.roots, plan, saved=saved_scan(args) is not None)
+    text = render(build_report(inventory, plan, apparent=args.apparent,
+                               disks=[d.record() for d in disks]))  # before the file
     with output_stream(args.output) as out:
         out.write(text)
     print(f"Report written to {args.output}")

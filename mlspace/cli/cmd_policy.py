@@ -29,8 +29,11 @@ def cmd_policy(args: argparse.Namespace) -> int:
     if args.action == "runs":
         for run in policy_runs():
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.get("time", 0)))
-            print(f"{when}  exit {run.get('exit_code')}  {fmt.size(run.get('freed', 0)):>10}  "
-                  f"{run.get('moved_items', 0)} moved, {run.get('skipped_items', 0)} skipped  "
+            print(f"{when}  exit {run.get('exit_code')}  "
+                  f"{fmt.size(run.get('moved_bytes', 0)):>10} moved  "
+                  f"{fmt.size(max(run.get('freed', 0), 0)):>10} freed  "
+                  f"{run.get('moved_items', 0)} items moved, {run.get('skipped_items', 0)} "
+                  "skipped  "
                   f"{', '.join(run.get('roots', []))}  {run.get('cleanup_id') or ''}")
         return EXIT_OK
     if args.action == "check":
@@ -108,10 +111,10 @@ def _tier_for(chosen_policy: Any, settings: Any) -> Any:
 
 
 def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
-    from mlspace.act import JournalUnavailable, policy, policy_report, tier
+    from mlspace.act import JournalUnavailable, policy, policy_report, run, tier
     from mlspace.act.journal import record_policy_run
-    from mlspace.act.tier_advice import ArchiveAges, with_archive_suggestions
     from mlspace.advise import advise
+    from mlspace.advise.archive import ArchiveAges, with_archive_suggestions
 
     settings = user_settings()
     cold = _tier_for(chosen_policy, settings)
@@ -135,13 +138,13 @@ def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
         meter = CopyMeter()
         try:
             with meter.catching_ctrl_c():
-                result = tier.run(list(chosen.work), roots, cold, progress=meter,
+                result = run(list(chosen.work), roots, cold, progress=meter,
                                   cancel=meter.cancel,
                                   title=f"Policy {os.path.basename(chosen_policy.path)}",
                                   meta={"policy": chosen_policy.path, "unattended": args.yes})
         except (tier.TierUnavailable, JournalUnavailable) as err:
             raise UsageError(str(err)) from None
-        report_result(result, "Applied")
+        report_result(result, roots, settings.trash_days)
     elif args.dry_run:
         for s, action in chosen.work:
             for item in s.items:
@@ -149,6 +152,8 @@ def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
         print("Dry run: nothing was moved.")
     for path, why in chosen.capped:
         print(f"  skipped {path}: {why}")
+    if not args.dry_run:
+        _expire(chosen_policy, settings, roots)
     skipped = bool(chosen.capped) or bool(result and result.skipped)
     code = EXIT_UNREADABLE if skipped and not args.dry_run else exit_code_for(snapshot)
     run = policy_report.summary(chosen_policy, roots, chosen, result, args.dry_run, code,
@@ -160,6 +165,19 @@ def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
             out.write(policy_report.renderer_for(args.report)(run))
         print(f"Report written to {args.report}")
     return code
+
+
+def _expire(chosen_policy: Any, settings: Any, roots: tuple[str, ...]) -> None:
+    """Every policy run applies the trash's retention to what mlspace moved from these
+    folders: the policy's purge_after_days, else trash_days of config.toml."""
+    from mlspace.act import purge
+
+    days = chosen_policy.purge_after_days
+    expired = purge.expire(settings.trash_days if days is None else days, roots)
+    if expired.purged:
+        print(f"Freed {fmt.size(max(expired.freed, 0))} from the trash: "
+              f"{fmt.plural(len(expired.purged), 'item')} moved there more than "
+              f"{settings.trash_days if days is None else days:g} days ago, deleted for good.")
 
 
 def _timer(args: argparse.Namespace, policy_file: str) -> int:

@@ -58,10 +58,14 @@ def cmd_scan(args: argparse.Namespace) -> int:
         source, inventory = scan_and_classify(args)
     snapshot = source.snapshot
     if chosen == "table":
+        from mlspace.cli.disk_lines import lines_text, statuses
+
+        disks = statuses(snapshot.roots, None, saved=source.saved is not None)
         with output_stream(args.output) as out:
             t = snapshot.grand_totals()
-            out.write(with_sparse_note(scan_summary(snapshot, apparent=args.apparent),
-                                       t.disk_usage, t.apparent_size, args.apparent) + "\n")
+            out.write(lines_text(disks) + with_sparse_note(
+                scan_summary(snapshot, apparent=args.apparent), t.disk_usage,
+                t.apparent_size, args.apparent) + "\n")
     elif chosen == "ncdu":
         _write_ncdu(snapshot, args.output)
     elif inventory is not None and chosen == "parquet":
@@ -70,7 +74,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         with written_in_place(args.output) as partial:
             write_parquet(partial, inventory, source.info)
     elif inventory is not None:
-        _write_listing(inventory, chosen, args.output)
+        _write_listing(inventory, chosen, args.output, source)
     _say_written(args.output, chosen)
     _save_in_history(args, inventory, source)
     return exit_code_for(snapshot)
@@ -107,8 +111,10 @@ def _save_in_history(args: argparse.Namespace, inventory: Inventory | None,
         print(f"mlspace: scan saved as {entry.id} (see `mlspace history`)", file=sys.stderr)
 
 
-def _write_listing(inventory: Inventory, chosen: str, output: str | None) -> None:
+def _write_listing(inventory: Inventory, chosen: str, output: str | None,
+                   source: object) -> None:
     """The per-entry listing (json or csv), with each entry's category and artifact."""
+    from mlspace.cli.disk_lines import statuses
     from mlspace.report.listing import write_csv, write_json
     from mlspace.report.records import category_records
 
@@ -121,7 +127,10 @@ def _write_listing(inventory: Inventory, chosen: str, output: str | None) -> Non
     }
     with output_stream(output) as out:
         if chosen == "json":
-            write_json(snapshot, out, extra, {"categories": category_records(inventory)})
+            disks = statuses(snapshot.roots, None,
+                             saved=source.saved is not None)
+            write_json(snapshot, out, extra, {"categories": category_records(inventory),
+                                              "disks": [d.record() for d in disks]})
         else:
             write_csv(snapshot, out, extra)
 

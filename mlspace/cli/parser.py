@@ -16,6 +16,7 @@ from mlspace.cli.cmd_history import cmd_diff, cmd_history
 from mlspace.cli.cmd_inventory import cmd_inventory
 from mlspace.cli.cmd_plan import cmd_plan, cmd_report
 from mlspace.cli.cmd_policy import POLICY_NAME, cmd_apply_policy, cmd_policy
+from mlspace.cli.cmd_purge import add_purge_command, cmd_purge
 from mlspace.cli.cmd_scan import SCAN_FORMATS, cmd_scan
 from mlspace.scan import ScanOptions
 
@@ -27,7 +28,7 @@ COMMANDS: dict[str, Handler] = {
     "scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan, "clean": cmd_clean,
     "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo, "history": cmd_history,
     "diff": cmd_diff, "archive": cmd_archive, "bring-back": cmd_bring_back,
-    "policy": cmd_policy, "apply-policy": cmd_apply_policy,
+    "policy": cmd_policy, "apply-policy": cmd_apply_policy, "purge": cmd_purge,
 }
 
 
@@ -136,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
     clean_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     clean_cmd.add_argument("--dry-run", action="store_true",
                            help="show what would go, move nothing")
+    clean_cmd.add_argument("--free-now", action="store_true",
+                           help="then delete what moved for good, at once (the disk gets the "
+                           "space back; this cannot be undone)")
+
+    add_purge_command(commands)
 
     undo_cmd = commands.add_parser("undo", help="put back what a cleanup moved to the trash")
     undo_cmd.add_argument("cleanup", nargs="?", metavar="CLEANUP_ID",

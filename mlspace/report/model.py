@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import platform
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mlspace.act import history
@@ -15,6 +16,7 @@ from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
 from mlspace.paths import within
+from mlspace.report.cleanups import record_state
 from mlspace.report.growth import growth_record
 from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
@@ -31,12 +33,15 @@ class Report:
 
 
 def build_report(inv: Inventory, plan: Plan, now: float | None = None,
-                 scanned_at: float | None = None, apparent: bool = False) -> Report:
+                 scanned_at: float | None = None, apparent: bool = False,
+                 disks: Sequence[dict] = ()) -> Report:
     """The report of a scan and its plan. ``scanned_at`` (when the scan was made; now when
     not given) places it among the saved scans of its folders, for the growth section.
     ``apparent``: the HTML and Markdown show apparent sizes (the app's size mode, or
     ``--apparent``), and the largest items are the largest by apparent size; the
-    document carries both sizes either way."""
+    document carries both sizes either way. ``disks``: the disk line of each scanned
+    filesystem (mlspace.report.disk_status records; none for a saved scan), which the
+    report opens with."""
     now = time.time() if now is None else now
     snap = inv.snapshot
     t = snap.grand_totals()
@@ -66,8 +71,9 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         record["latest_step"] = latest_ckpt.step if latest_ckpt else None
         runs.append(record)
     cleanups = [{"id": c.id, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(c.created)),
-                 "title": c.title, "freed": c.freed, "items": len(c.items),
-                 "undone": c.undone, "roots": list(c.roots)}
+                 "title": c.title, "moved": c.moved_when_run, "freed": max(c.freed, 0),
+                 "in_trash": c.bytes_in_trash, "state": record_state(c),
+                 "items": len(c.items), "undone": c.undone, "roots": list(c.roots)}
                 for c in history() if _under(c.roots, snap.roots)]
     data = {
         "version": 1,
@@ -75,6 +81,7 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         "generated": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)),
         "host": platform.node(),
         "roots": list(snap.roots),
+        "disks": list(disks),
         "totals": {"disk_usage": t.disk_usage, "apparent_size": t.apparent_size,
                    "files": t.files, "dirs": t.dirs, "errors": len(snap.errors)},
         "unreadable": [{"path": e.path, "error": e.message}

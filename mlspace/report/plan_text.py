@@ -5,8 +5,8 @@ from __future__ import annotations
 from operator import attrgetter
 
 from mlspace import fmt
-from mlspace.act.tier_advice import action_of
 from mlspace.advise import Plan, Suggestion
+from mlspace.advise.archive import action_of
 
 
 def suggestion_record(s: Suggestion) -> dict[str, object]:

@@ -87,6 +87,8 @@ def render_markdown(report: Report) -> str:
     t, sz = d["totals"], _sizes(d)
     shown, other = sz.headline(t)
     lines = [f"## Disk usage of {', '.join(_md_code(r) for r in d['roots'])}", "",
+             *(f"**{_md_text(x['line'])}**  " for x in d["disks"]),
+             *([""] if d["disks"] else []),
              f"{shown} ({other}) in "
              f"{fmt.plural(t['files'], 'file')}, on {d['host']}, {d['generated']}.", "",
              f"| Category | {sz.word.capitalize()} | Share | Files |", "|---|---:|---:|---:|"]
@@ -217,6 +219,7 @@ def render_html(report: Report) -> str:
            f"<h1>Where the disk went</h1><p class='meta'>{e(', '.join(d['roots']))} · host "
            f"{e(d['host'])} · {e(d['generated'])} · scanned in {fmt.duration(d['scan_seconds'])}"
            "</p>",
+           *(f"<p class='disk'><b>{e(x['line'])}</b></p>" for x in d["disks"]),
            f"<p><b>{shown}</b> ({other}) "
            f"in {fmt.plural(t['files'], 'file')} and {fmt.plural(t['dirs'], 'folder')}"
            + (f"; {t['errors']} paths could not be read" if t["errors"] else "") + ". "
@@ -256,10 +259,10 @@ def render_html(report: Report) -> str:
     out += _growth_html(d)
     out.append("<h2>Cleanups done</h2>")
     if d["cleanups"]:
-        out.append(_table(["When", "What", "Items", "Freed", "Undone"],
-                          [[e(c["date"]), e(c["title"]), str(c["items"]), fmt.size(c["freed"]),
-                            "yes" if c["undone"] else "no"] for c in d["cleanups"]],
-                          numeric={2, 3}))
+        out.append(_table(["When", "What", "Items", "Moved", "Freed", "Now"],
+                          [[e(c["date"]), e(c["title"]), str(c["items"]), fmt.size(c["moved"]),
+                            fmt.size(c["freed"]) if c["freed"] else "—", e(c["state"])]
+                           for c in d["cleanups"]], numeric={2, 3, 4}))
     else:
         out.append("<p>None yet.</p>")
     out.append("<p class='meta'>Made by mlspace. Sizes are "

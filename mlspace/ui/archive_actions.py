@@ -18,12 +18,13 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 from mlspace import fmt
 from mlspace.act import pointer
-from mlspace.act.cleanup import CleanupResult, RestoreOutcome
-from mlspace.act.tier import ARCHIVE, Tier, TierUnavailable, same_disk_as
-from mlspace.act.tier_advice import ARCHIVE_POLICIES
-from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
+from mlspace.act.executor import ARCHIVE
+from mlspace.act.outcomes import CleanupResult, RestoreOutcome
+from mlspace.act.tier import Tier, TierUnavailable
 from mlspace.advise import Suggestion
+from mlspace.advise.archive import ARCHIVE_POLICIES
 from mlspace.config import ConfigError, load_settings
+from mlspace.disks import same_disk_as
 from mlspace.paths import within
 from mlspace.scan.walker import KIND_SYMLINK
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup, actions_for
@@ -167,10 +168,12 @@ class ArchiveActions(QObject):
         else:
             text = (f"Archived {fmt.plural(len(archived), 'item')} to "
                     f"{self.ws.user.archive_root} ({link} left in their place)")
+            if result.freed is not None:
+                text += f": freed {fmt.size(max(result.freed, 0))} on this disk"
             if len(done) > len(archived):
-                text += f", moved {len(done) - len(archived)} to the trash"
-            text += (f": {fmt.size(result.freed)} freed here (the originals are in the trash: "
-                     f"{SPACE_BACK_WHEN_EMPTIED}). Ctrl+Z puts them back.")
+                text += (f"; moved {len(done) - len(archived)} to the trash "
+                         f"({fmt.size(result.moved_to_trash)}, still on this disk)")
+            text += ". Ctrl+Z brings them back."
         if result.skipped:
             text += f" {len(result.skipped)} not moved (hover for why)."
             self.window.status.setToolTip("\n".join(f"{o.path}: {o.reason}"

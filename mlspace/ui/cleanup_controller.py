@@ -11,9 +11,10 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from mlspace.act import CleanupResult, JournalUnavailable, execute, undo
+from mlspace.act import CleanupResult, JournalUnavailable, execute, run, undo
 from mlspace.act.bring_back import NotArchived, bring_back
-from mlspace.act.tier import Tier, TierUnavailable, run
+from mlspace.act.purge import PurgeItem, expire, purge
+from mlspace.act.tier import Tier, TierUnavailable
 from mlspace.advise import Suggestion
 from mlspace.ui.threads import finish_thread, start_in_thread
 
@@ -63,6 +64,7 @@ class CleanupController(QObject):
     cleaned = Signal(object)  # CleanupResult of a cleanup to the trash
     archived = Signal(object)  # CleanupResult of an archive run (some items maybe trashed)
     brought_back = Signal(str, object)  # the pointer's path, RestoreOutcome
+    freed = Signal(object)  # PurgeResult: what was deleted from the trash for good
     undone = Signal(str, object)  # cleanup id(s), [RestoreOutcome]
     failed = Signal(str)
     idle = Signal()  # a job ended, whichever way
@@ -73,6 +75,7 @@ class CleanupController(QObject):
         self._job: _Job | None = None
         self._on_done: Callable[[object], None] = lambda _: None
         self._cancel = threading.Event()
+        self._in_trash_only = False  # the running job frees the trash (see moving)
         self.verb = ""  # what the running job does, for its progress line
         self.cancellable = False  # whether the running job stops when asked
 
@@ -80,14 +83,30 @@ class CleanupController(QObject):
     def running(self) -> bool:
         return self._thread is not None
 
-    def clean(self, suggestions: list[Suggestion], roots: list[str]) -> None:
-        self._start(lambda report: execute(suggestions, roots, progress=report),
-                    self.cleaned.emit)
+    @property
+    def moving(self) -> bool:
+        """Is a job moving items of the scanned folders (a scan now would see it half
+        done)? Freeing the trash is not: it touches only the trash."""
+        return self.running and not self._in_trash_only
+
+    def clean(self, suggestions: list[Suggestion], roots: list[str],
+              free_now: bool = False) -> None:
+        """To the trash; with ``free_now`` deleted from it for good right after."""
+        self._start(lambda report: execute(suggestions, roots, progress=report,
+                                           free_now=free_now), self.cleaned.emit)
+
+    def purge(self, items: Sequence[PurgeItem]) -> None:
+        """Delete these items of mlspace's from the trash for good (mlspace.act.purge)."""
+        self._start(lambda report: purge(items), self.freed.emit, in_trash_only=True)
+
+    def expire(self, days: float) -> None:
+        """The trash's retention, at start-up: what mlspace moved there ``days`` ago goes."""
+        self._start(lambda report: expire(days), self.freed.emit, in_trash_only=True)
 
     def archive(self, work: Sequence[tuple[Suggestion, str]], roots: list[str],
                 tier: Tier) -> None:
         """Apply each suggestion with its action ("archive" or "trash"), see
-        mlspace.act.tier.run."""
+        mlspace.act.executor.run."""
         self._start(lambda report: run(work, roots, tier, progress=report,
                                        cancel=self._cancel.is_set),
                     self.archived.emit, verb="Archiving", cancellable=True)
@@ -123,9 +142,10 @@ class CleanupController(QObject):
         return self._thread.wait(ms)
 
     def _start(self, work: Callable[[Report], object], on_done: Callable[[object], None],
-               verb: str = "", cancellable: bool = False) -> None:
+               verb: str = "", cancellable: bool = False, in_trash_only: bool = False) -> None:
         if self.running:
             return
+        self._in_trash_only = in_trash_only
         job = _Job(work, throttle=bool(verb))
         if verb:
             job.progress.connect(self._copying)

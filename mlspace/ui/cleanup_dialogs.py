@@ -11,6 +11,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
@@ -24,11 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.act.journal import RESTORED, CleanupRecord
-from mlspace.act.tier import ARCHIVE, TRASH, Tier
-from mlspace.act.tier_advice import ARCHIVE_POLICIES
+from mlspace.act.executor import ARCHIVE, TRASH
+from mlspace.act.journal import CleanupRecord
+from mlspace.act.tier import Tier
 from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import KeptItem, PlanItem, Suggestion
+from mlspace.advise.archive import ARCHIVE_POLICIES
+from mlspace.report.cleanups import can_free, record_kind, record_sizes, record_state
 
 RISK_WORDS = {"safe": "Safe", "review": "Review before you confirm", "risky": "Risky"}
 RISK_SHORT = {"safe": "safe", "review": "to review", "risky": "risky"}
@@ -68,13 +71,12 @@ class ConfirmCleanup(QDialog):
         self.setWindowTitle("Move to the cold tier?" if counts[ARCHIVE] else
                             "Move to the trash?")
         self.resize(720, 460)
-        freed = sum(s.bytes for s in suggestions)
+        total = sum(s.bytes for s in suggestions)
         apparent_total = sum(s.apparent_bytes for s in suggestions)
         layout = QVBoxLayout(self)
         head = (f"<h3>{_where_they_go(counts)}</h3>"
-                f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
-                f"apparent): {SPACE_BACK_WHEN_EMPTIED}. "
-                f"{_risk_line(suggestions)}</p>")
+                f"<p><b>{fmt.size(total)}</b> on disk ({fmt.size(apparent_total)} apparent)"
+                f"{_what_it_frees(counts)} {_risk_line(suggestions)}</p>")
         if counts[ARCHIVE] and tier is not None:
             head += _about_the_tier(tier)
         for s in suggestions:
@@ -92,9 +94,15 @@ class ConfirmCleanup(QDialog):
             self._list(s, apparent, "" if not counts[ARCHIVE] else
                        " — to the cold tier" if action == ARCHIVE else " — to the trash")
         layout.addWidget(self.paths, 1)
+        self.free_now = QCheckBox("Free the space now: delete what goes to the trash for good "
+                                  "right after (this cannot be undone)")
+        self.free_now.setVisible(bool(counts[TRASH]))
+        layout.addWidget(self.free_now)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.confirm = buttons.addButton(_button_text(counts),
                                          QDialogButtonBox.ButtonRole.AcceptRole)
+        self.free_now.toggled.connect(lambda on: self.confirm.setText(
+            _button_text(counts, deleting=on)))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -139,6 +147,17 @@ def _risk_line(suggestions: list[Suggestion]) -> str:
         " (each is below)."
 
 
+def _what_it_frees(counts: dict[str, int]) -> str:
+    """What the disk gets back, and when: the trash is on the same disk."""
+    parts = []
+    if counts[ARCHIVE]:
+        parts.append("what is archived leaves this disk once its copy is verified")
+    if counts[TRASH]:
+        parts.append(f"what goes to the trash stays on this disk until freed: "
+                     f"{SPACE_BACK_WHEN_EMPTIED}, and undo works until then")
+    return ": " + "; ".join(parts) + "." if parts else "."
+
+
 def _where_they_go(counts: dict[str, int]) -> str:
     archived, trashed = counts[ARCHIVE], counts[TRASH]
     if not archived:
@@ -154,55 +173,32 @@ def _about_the_tier(tier: Tier) -> str:
             "a small <b>NAME.mlspace-archived.json</b> stub is left beside its path, saying "
             "where it went")
     return (f"<p>To <b>{tier.destination(os.sep)}…</b> (each keeps its full path below "
-            "it). Each item is copied, read back and compared, and only then moved to the "
-            f"trash here (a second net); {left}. Raw data is archived, never trashed. "
-            "Right-click the link to bring it back.</p>")
+            "it). Each item is copied, read back and compared, and only then removed from "
+            f"this disk, freeing it; {left}. Raw data is archived, never trashed. "
+            "Right-click the link to bring it back (it is checked against what was "
+            "archived first).</p>")
 
 
-def _button_text(counts: dict[str, int]) -> str:
+def _button_text(counts: dict[str, int], deleting: bool = False) -> str:
     archived, trashed = counts[ARCHIVE], counts[TRASH]
     if not archived:
-        return f"Move {fmt.plural(trashed, 'item')} to the trash"
+        return f"Delete {fmt.plural(trashed, 'item')} for good" if deleting else \
+            f"Move {fmt.plural(trashed, 'item')} to the trash"
     return f"Archive {fmt.plural(archived, 'item')}" + (f", trash {trashed}" if trashed else "")
-
-
-def record_kind(record: CleanupRecord) -> str:
-    """What made a journaled run, as the history lists it."""
-    if record.meta.get("policy"):
-        return "Policy run"
-    return {"tier": "Archive", "bring-back": "Bring back"}.get(record.kind, "Cleanup")
-
-
-def record_state(record: CleanupRecord) -> str:
-    """Where a run's items are now: in the trash, archived (a link left), back, or half
-    done (an interrupted run, which undo settles)."""
-    if record.kind == "bring-back":
-        done = any(e["event"] == RESTORED for e in record.events)
-        return "brought back" if done else "not brought back"
-    if record.undone:
-        return "undone"
-    archiving = {i["path"] for i in record.items if i.get("dest")}
-    archived = sum(e["path"] in archiving for e in record.trashed)
-    parts = [f"{archived} archived" if archived else "",
-             f"{len(record.trashed) - archived} in the trash"
-             if len(record.trashed) > archived else "",
-             "interrupted" if record.pending or record.in_flight else ""]
-    return ", ".join(p for p in parts if p) or "nothing moved"
 
 
 class CleanupHistory(QDialog):
     """Past cleanups, archive runs, bring-backs and policy runs (from the journal), newest
-    first: when, what, how much, where the items are now; each with its own Undo."""
+    first: when, what, how much moved and how much the disk got back, where the items are
+    now; each with its own Undo, and Free now for what waits in the trash."""
 
-    COLUMNS = ("When", "Kind", "What", "Freed", "Now")
+    COLUMNS = ("When", "Kind", "What", "Moved", "Freed", "Now")
 
-    def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None) -> None:
-        from mlspace.act import history
-
+    def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None,
+                 free: Callable[[CleanupRecord], None] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Cleanup history")
         self.resize(760, 360)
-        self.records = history()
         layout = QVBoxLayout(self)
         self.table = QTreeWidget()
         self.table.setRootIsDecorated(False)
@@ -213,12 +209,37 @@ class CleanupHistory(QDialog):
         for column in range(len(self.COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column == 2
                                         else QHeaderView.ResizeMode.ResizeToContents)
+        self.fill()
+        layout.addWidget(self.table, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.undo_button = buttons.addButton("Undo this cleanup",
+                                             QDialogButtonBox.ButtonRole.ActionRole)
+        self.undo_button.setEnabled(False)
+        self.free_button = buttons.addButton("Free now…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.free_button.setToolTip("Delete for good what this cleanup moved to the trash: the "
+                                    "disk gets the space back; this cannot be undone")
+        self.free_button.setEnabled(False)
+        self.free_button.setVisible(free is not None)
+        self._undo_with, self._free_with = undo, free
+        self.table.currentItemChanged.connect(self._selected)
+        self.undo_button.clicked.connect(self._undo)
+        self.free_button.clicked.connect(self._free)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def fill(self) -> None:
+        """The rows, from the journal as it is now (again after a purge or an undo)."""
+        from mlspace.act import history
+
+        self.records = history()
+        self.table.clear()
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            freed = record.freed_when_run if record.undone else record.freed
-            row = QTreeWidgetItem([when, record_kind(record), record.title,
-                                   fmt.size(freed), record_state(record)])
+            moved, freed = record_sizes(record)
+            row = QTreeWidgetItem([when, record_kind(record), record.title, moved,
+                                   freed or "—", record_state(record)])
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
+            row.setTextAlignment(4, Qt.AlignmentFlag.AlignRight)
             row.setToolTip(2, "\n".join([record.title, f"in {', '.join(record.roots)}",
                                          *([f"to {record.meta['tier']}"]
                                            if record.meta.get("tier") else []),
@@ -226,26 +247,33 @@ class CleanupHistory(QDialog):
             self.table.addTopLevelItem(row)
         if not self.records:
             self.table.addTopLevelItem(QTreeWidgetItem(["", "", "No cleanups yet."]))
-        layout.addWidget(self.table, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.undo_button = buttons.addButton("Undo this cleanup",
-                                             QDialogButtonBox.ButtonRole.ActionRole)
-        self.undo_button.setEnabled(False)
-        self._undo_with = undo
-        self.table.currentItemChanged.connect(
-            lambda *_: self.undo_button.setEnabled(self._current() is not None))
-        self.undo_button.clicked.connect(self._undo)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+
+    def _selected(self, *_: object) -> None:
+        record = self._record()
+        self.undo_button.setEnabled(self._current() is not None)
+        self.free_button.setEnabled(record is not None and can_free(record))
+        if record is not None and can_free(record):
+            self.free_button.setText(f"Free {fmt.size(record.bytes_in_trash)} now…")
+        else:
+            self.free_button.setText("Free now…")
+
+    def _record(self) -> CleanupRecord | None:
+        item = self.table.currentItem()
+        row = self.table.indexOfTopLevelItem(item) if item is not None else -1
+        return self.records[row] if 0 <= row < len(self.records) else None
 
     def _current(self) -> CleanupRecord | None:
         """The selected run, when there is anything of it to undo."""
-        item = self.table.currentItem()
-        row = self.table.indexOfTopLevelItem(item) if item is not None else -1
-        record = self.records[row] if 0 <= row < len(self.records) else None
+        record = self._record()
         if record is None or record.kind == "bring-back":
             return None
-        return record if record.trashed or record.pending or record.in_flight else None
+        return record if record.undoable and not (record.purged and not record.in_trash
+                                                  and not record.archived) else None
+
+    def _free(self) -> None:
+        record = self._record()
+        if record is not None and self._free_with is not None and can_free(record):
+            self._free_with(record)
 
     def _undo(self) -> None:
         record = self._current()

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
 from mlspace.advise import Suggestion
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
@@ -44,7 +43,9 @@ from mlspace.ui.cleanup_controller import CleanupController
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
+from mlspace.ui.disk_bar import DiskBar
 from mlspace.ui.filter_bar import FilterBar
+from mlspace.ui.free_space import FreeSpaceActions, cleanup_words
 from mlspace.ui.growth_view import GrowthView
 from mlspace.ui.recent_folders import RecentFolders
 from mlspace.ui.report_export import ReportExport
@@ -74,6 +75,7 @@ LIVE_SCAN = ScanOptions(live_totals=True)
 class MainWindow(QMainWindow):
     scan_finished = Signal()  # a scan is shown: every view has drawn it
     cleanup_finished = Signal()  # a cleanup or undo is shown: every view has drawn it
+    freed_finished = Signal()  # a purge is done and the disk line shows what it freed
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,6 +114,7 @@ class MainWindow(QMainWindow):
         self._make_menus()
         self.status = StatusLine()
         self.statusBar().addWidget(self.status, 1)
+        self.freeing = FreeSpaceActions(self)  # Free … now…, and the trash's retention
 
         self.scanner.progress.connect(self._on_progress)
         self.scanner.finished.connect(self._on_finished)
@@ -128,6 +131,8 @@ class MainWindow(QMainWindow):
         self._restore_settings()
         self.recent.refresh()
         self.tiering.start(settings())
+        # A broken config.toml may have meant another retention: nothing is freed then.
+        self.freeing.start(0 if self.tiering.config_problem else self.ws.user.trash_days)
 
     # ------------------------------------------------------------------ pages
     def _views_page(self) -> QWidget:
@@ -197,7 +202,14 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setSizes([600, 600])  # at 1024 px the tree still has its Category
         self.right_splitter = right
-        return self.splitter
+        self.disk_bar = DiskBar(self.ws)
+        page = QWidget()
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.disk_bar)
+        column.addWidget(self.splitter, 1)
+        return page
 
     # ------------------------------------------------------------------ actions
     def _make_actions(self) -> None:
@@ -297,7 +309,7 @@ class MainWindow(QMainWindow):
         """Scan folders, or open the saved scan named (``mlspace FILE``, a drop). ``keep_view``
         (a rescan of what is shown) keeps the views on screen while it runs, and the filter,
         selection and expanded folders after."""
-        if self.cleaner.running:
+        if self.cleaner.moving:
             self.status.setText("Wait for the cleanup to finish, then scan.")
             return
         missing = [p for p in paths if not os.path.exists(p)]
@@ -334,8 +346,8 @@ class MainWindow(QMainWindow):
     def open_saved(self, path: str) -> None:
         """Show a saved scan instead of scanning: read in the background as a scan runs, then
         shown with whose it is and how old (see mlspace.ui.saved_scans)."""
-        if self.cleaner.running or self.scanner.running:
-            self.status.setText(f"Wait for the {'cleanup' if self.cleaner.running else 'scan'} "
+        if self.cleaner.moving or self.scanner.running:
+            self.status.setText(f"Wait for the {'cleanup' if self.cleaner.moving else 'scan'} "
                                 "to finish, then open the saved scan.")
             return
         self._keep_view = False
@@ -530,7 +542,8 @@ class MainWindow(QMainWindow):
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return
         self._cleaning = list(suggestions)
-        self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots))
+        self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots),
+                           free_now=dialog.free_now.isChecked())
 
     def _on_cleaned(self, result: object) -> None:
         """Every view follows from the workspace: tell it what went. A cleanup that wrote
@@ -540,8 +553,7 @@ class MainWindow(QMainWindow):
         archived = {i.path for s in self._cleaning if s.archive for i in s.items}
         self._cleaning = []
         exact = self.ws.mark_removed(done)
-        text = (f"Moved {fmt.plural(len(done), 'item')} ({fmt.size(result.freed)}) to the "  # type: ignore[attr-defined]
-                f"trash: {SPACE_BACK_WHEN_EMPTIED}. Ctrl+Z puts them back.")
+        text = cleanup_words(result)
         if skipped:
             text += f" {len(skipped)} skipped (hover for why)."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
@@ -598,7 +610,8 @@ class MainWindow(QMainWindow):
     def show_history(self) -> None:
         from mlspace.ui.cleanup_dialogs import CleanupHistory
 
-        self.history_dialog = CleanupHistory(self.cleaner.undo, self)
+        self.history_dialog = CleanupHistory(self.cleaner.undo, self,
+                                             free=self.freeing.free_cleanup)
         self.history_dialog.open()
 
     def _on_undone(self, cleanup_id: str, results: object) -> None:
@@ -651,6 +664,7 @@ class MainWindow(QMainWindow):
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
         self.growth.wait()  # a thread still reading the history would take the app down
         self.reports.wait()
+        self.disk_bar.wait()
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/splitter", self.splitter.saveState())

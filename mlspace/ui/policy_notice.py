@@ -28,7 +28,7 @@ def undoable(run: dict) -> bool:
     """Does the run's journal still have something out of place (not undone since)?"""
     loaded = load(str(run.get("cleanup_id"))) if run.get("cleanup_id") else None
     record = loaded[0] if loaded else None
-    return record is not None and bool(record.trashed or record.pending or record.in_flight)
+    return record is not None and record.undoable
 
 
 def describe(run: dict) -> str:
@@ -45,7 +45,8 @@ def describe(run: dict) -> str:
         if report and os.path.exists(report) else ""
     stopped = f"; stopped early: {html.escape(run['stopped'])}" if run.get("stopped") else ""
     return (f"{when} — {html.escape(os.path.basename(str(run.get('policy', ''))))} on "
-            f"{html.escape(roots)}: freed <b>{fmt.size(int(run.get('freed', 0)))}</b> "
+            f"{html.escape(roots)}: moved <b>{fmt.size(int(run.get('moved_bytes', 0)))}</b>, "
+            f"freed <b>{fmt.size(max(int(run.get('freed', 0)), 0))}</b> "
             f"({', '.join(parts)}{stopped}){link}")
 
 
@@ -96,9 +97,10 @@ class PolicyRunsBanner(QFrame):
             self.hide()
             return
         self.ids = [str(r["cleanup_id"]) for r in runs if undoable(r)]
-        freed = sum(int(r.get("freed", 0)) for r in runs)
-        head = (f"<b>While mlspace was closed, {fmt.plural(len(runs), 'policy run')} freed "
-                f"{fmt.size(freed)}.</b>")
+        moved = sum(int(r.get("moved_bytes", 0)) for r in runs)
+        freed = sum(max(int(r.get("freed", 0)), 0) for r in runs)
+        head = (f"<b>While mlspace was closed, {fmt.plural(len(runs), 'policy run')} moved "
+                f"{fmt.size(moved)} and freed {fmt.size(freed)} on the disk.</b>")
         lines = [describe(r) for r in runs[:SHOWN]]
         if len(runs) > SHOWN:
             lines.append(f"…and {fmt.plural(len(runs) - SHOWN, 'earlier run')} (see the "

@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.act.tier import root_problem, same_disk_as
+from mlspace.act.tier import root_problem
 from mlspace.config import Settings, config_file, save_settings
+from mlspace.disks import same_disk_as
 from mlspace.index.history import history_dir, retention_words, space_used
 from mlspace.ui.disk_question import DiskQuestion
 

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.advise import KeptItem, Plan, PlanItem, Suggestion
+from mlspace.advise.archive import ARCHIVE_POLICIES
 from mlspace.ui.cleanup_dialogs import item_size, kept_look
 from mlspace.ui.lazy import RefreshWhenShown
 from mlspace.ui.workspace import Workspace

@@ -29,8 +29,8 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from mlspace.act.archived import ArchivedItem, archived_items
-from mlspace.act.tier_advice import with_user_archive
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
+from mlspace.advise.archive import with_user_archive
 from mlspace.advise.standing import StandingIndex
 from mlspace.ages import BUCKETS, AgeTable
 from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory

@@ -46,7 +46,8 @@ def test_plan_apparent_sizes_orders_and_totals_by_apparent_size(demo: Path) -> N
     by_apparent = sorted(suggestions, key=lambda s: -s["apparent_bytes"])
     assert [s["id"] for s in by_apparent] != [s["id"] for s in suggestions]  # it reorders
 
-    text = mlspace("plan", str(demo), "--apparent").stdout
+    disk, blank, text = mlspace("plan", str(demo), "--apparent").stdout.partition("\n\n")
+    assert " full · " in disk and blank  # the disk line comes first
     assert text.startswith(f"{len(suggestions)} suggestions, "
                            f"{fmt.size(doc['total_apparent_bytes'])} apparent in all")
     ids = {s["id"] for s in suggestions}

@@ -53,11 +53,14 @@ def test_clean_dry_run_then_apply_then_undo(tmp_path: Path) -> None:
     applied = mlspace("clean", str(root), "--apply", *ids, "--yes")
     assert applied.returncode == 0, applied.stdout + applied.stderr
     assert f"({len(chosen[0]['paths'])} items)" in applied.stdout
-    # Nothing is deleted, and the user is told where the space is until the trash is emptied.
-    said = applied.stdout.split("the disk has the space back once the trash is emptied (")[1]
-    trash = Path(said.split(")")[0])
+    # Nothing is deleted: the user is told where the bytes wait, that they are still on
+    # this disk, and how to free them.
+    said = applied.stdout.split("still on this disk in ")[1]
+    trash = Path(said.split(".\n")[0])
     assert sorted(p.name for p in (trash / "files").iterdir()) == \
         sorted(Path(p).name for p in chosen[0]["paths"])
+    assert "Free it now with: mlspace purge " in applied.stdout
+    assert "Freed" not in applied.stdout
     listing = mlspace("undo", "--list")
     assert listing.returncode == 0 and "Keep best 1 + latest 2" in listing.stdout
     assert f"(in {root})" in listing.stdout  # which folder each cleanup was in

@@ -20,7 +20,7 @@ REPORT_SCHEMA_KEYS = {
     "version", "sizes", "generated", "host", "roots", "totals", "unreadable", "scan_seconds",
     "cancelled", "categories", "ages", "runs", "series", "top_artifacts", "artifacts",
     "suggestions", "reclaimable", "reclaimable_apparent", "reclaimable_by_risk",
-    "reclaimable_by_risk_apparent", "cleanups", "growth",
+    "reclaimable_by_risk_apparent", "cleanups", "growth", "disks",
 }
 
 

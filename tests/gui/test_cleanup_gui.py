@@ -29,8 +29,9 @@ def test_right_click_keep_best_and_latest_then_undo(window: MainWindow, qtbot: Q
         keep.trigger()
     assert not (run / "checkpoint-1000").exists()
     assert (run / "checkpoint-7000").exists() and (run / "checkpoint-12000").exists()
-    assert "to the trash" in window.status.text()
-    assert "the space back once the trash is emptied" in window.status.text()
+    assert "to the trash, still on this disk" in window.status.text()
+    assert "Free now… deletes them for good" in window.status.text()
+    assert "Freed" not in window.status.text()  # nothing left the disk
     entry = window.ws.inventory.snapshot.find(str(run))
     assert window.ws.size(entry) < size_before  # the views updated without a rescan
     names = [window.model.index(r, 0, window.model.index_of(entry)).data()
@@ -122,16 +123,16 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
     dialog = window.history_dialog
     newest = dialog.table.topLevelItem(0)
     assert newest.text(2) == "Remove 3 cached datasets.map() results"
-    assert (newest.text(1), newest.text(4)) == ("Cleanup", "3 in the trash")
+    assert (newest.text(1), newest.text(5)) == ("Cleanup", "3 in the trash")
     dialog.table.setCurrentItem(newest)
     assert dialog.undo_button.isEnabled()
-    assert newest.text(3) == fmt.size(caches.bytes)
+    assert (newest.text(3), newest.text(4)) == (fmt.size(caches.bytes), "—")  # moved, freed
     with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
         qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
     assert tree_digest(demo_root) == before
     window.history_action.trigger()
     undone = window.history_dialog.table.topLevelItem(0)
-    assert (undone.text(3), undone.text(4)) == (fmt.size(caches.bytes), "undone")  # not 0 B
+    assert (undone.text(3), undone.text(5)) == (fmt.size(caches.bytes), "undone")  # not 0 B
 
 
 def test_right_click_a_category_bar_offers_its_suggestions(window: MainWindow, qtbot: QtBot

@@ -125,7 +125,7 @@ def test_policy_runs_made_while_closed_are_shown_at_start_with_undo(
     banner = window.tiering.banner
     assert banner.isVisible()
     text = banner.text.text()
-    assert "While mlspace was closed, 1 policy run freed " in text
+    assert "While mlspace was closed, 1 policy run moved " in text
     assert f"mlspace-policy.toml on {root}" in text and "3 moved" in text
     assert banner.undo_button.isVisible() and banner.undo_button.text() == "Undo"
     with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
@@ -161,20 +161,20 @@ def test_history_lists_archive_and_policy_runs_beside_cleanups_each_undoable(
         window.history_action.trigger()
         dialog = window.history_dialog
         assert isinstance(dialog, CleanupHistory)
-        rows = [[dialog.table.topLevelItem(r).text(c) for c in range(5)]
+        rows = [[dialog.table.topLevelItem(r).text(c) for c in range(6)]
                 for r in range(dialog.table.topLevelItemCount())]
-        assert [(r[1], r[2], r[4]) for r in rows] == [
+        assert [(r[1], r[2], r[5]) for r in rows] == [
             ("Archive", ARCHIVE_KEPT, "3 archived"),
             ("Cleanup", "Remove 1 Python cache folder", "1 in the trash"),
             ("Policy run", "Policy mlspace-policy.toml", "3 in the trash")]
-        assert all(r[3] for r in rows)  # how much each freed
+        assert all(r[3] for r in rows)  # how much each moved
         dialog.table.setCurrentItem(dialog.table.topLevelItem(2))
         assert dialog.undo_button.isEnabled()
         with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
             qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
         assert (run / "checkpoint-30").is_dir() and os.path.islink(run / "checkpoint-60")
         window.history_action.trigger()
-        states = [window.history_dialog.table.topLevelItem(r).text(4) for r in range(3)]
+        states = [window.history_dialog.table.topLevelItem(r).text(5) for r in range(3)]
         assert states == ["3 archived", "1 in the trash", "undone"]
         window.close()
     finally:

@@ -24,7 +24,7 @@ def test_a_log_folder_with_a_fifo_and_links_packs_without_opening_them(tmp_path:
     (logs / "elsewhere").symlink_to(tmp_path / "outside")
     fd = os.open(logs.parent, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        packed = answers_quickly(make_archive, fd, "run-1", str(logs))
+        packed, _ = answers_quickly(make_archive, fd, "run-1", str(logs))
     finally:
         os.close(fd)
     with tarfile.open(packed) as tar:

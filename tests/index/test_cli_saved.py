@@ -50,6 +50,10 @@ def test_a_saved_scan_says_what_the_folder_says(workspace: tuple[Path, Path, Pat
     from_file = _json(command[0], str(saved), *command[1:])
     for doc in (from_folder, from_file):
         doc.pop("scan_seconds", None)
+    # The disk now is said of a scan made now, never of a saved one (made then, maybe
+    # on another machine): all else is the same.
+    assert from_folder.pop("disks")[0]["roots"] == [str(root)]
+    assert from_file.pop("disks") == []
     assert from_file == from_folder
 
 
@@ -63,6 +67,7 @@ def test_a_report_of_a_saved_scan(workspace: tuple[Path, Path, Path], tmp_path: 
         for key in ("generated", "scan_seconds", "artifacts", "top_artifacts"):
             doc.pop(key)
         reports.append(doc)
+    assert [len(r.pop("disks")) for r in reports] == [1, 0]  # the disk: of a scan made now
     assert reports[0] == reports[1]
 
 

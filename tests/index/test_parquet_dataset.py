@@ -166,6 +166,8 @@ def test_the_cli_writes_and_reads_a_dataset(tmp_path: Path) -> None:
     shown = mlspace("inventory", str(out))
     assert shown.returncode == 0, shown.stderr
     fresh = mlspace("inventory", str(ws)).stdout.splitlines()
+    assert fresh[0].startswith(os.sep) and " full · " in fresh[0] and fresh[1] == ""
+    fresh = fresh[2:]  # the disk line: said of a scan made now, not of a saved one
     assert shown.stdout.splitlines()[1:] == fresh[1:]  # all but the line with the scan time
     again = mlspace("scan", str(ws), "-o", str(out))  # an existing dataset: replaced
     assert again.returncode == 0, again.stderr

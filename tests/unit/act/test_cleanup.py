@@ -28,7 +28,7 @@ def test_apply_then_undo_is_byte_identical(tmp_path: Path, isolated_user_dirs: P
     plan = _plan(root)
     result = execute(plan.suggestions, plan.roots, recent_seconds=0)
     assert not result.skipped, result.skipped
-    assert result.freed == plan.total_bytes
+    assert result.moved_to_trash == plan.total_bytes and result.freed is None
     files, infos = trash_contents(isolated_user_dirs)
     assert len(files) == len(infos) == sum(len(s.items) for s in plan.suggestions)
     assert all(not os.path.lexists(p) for s in plan.suggestions for p in s.paths)
@@ -40,7 +40,7 @@ def test_apply_then_undo_is_byte_identical(tmp_path: Path, isolated_user_dirs: P
     assert trash_contents(isolated_user_dirs) == ([], [])
     record = history()[0]
     assert record.undone and record.id == result.cleanup_id
-    assert record.freed == 0 and record.freed_when_run == plan.total_bytes
+    assert record.bytes_in_trash == 0 and record.moved_when_run == plan.total_bytes
     titles = [s.title for s in plan.suggestions]
     assert len(titles) > 2 and record.title == \
         f"{titles[0]}; {titles[1]} and {len(titles) - 2} more"  # not "9 cleanups"
@@ -99,7 +99,7 @@ def test_no_trash_means_nothing_is_done(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(trash_module, "check_trash_available", unavailable)
     result = execute(plan.suggestions[:1], plan.roots, recent_seconds=0)
-    assert result.freed == 0 and len(result.skipped) == len(plan.suggestions[0].items)
+    assert result.moved_to_trash == 0 and len(result.skipped) == len(plan.suggestions[0].items)
     assert all("nothing was done" in o.reason for o in result.skipped)
     assert all(os.path.exists(p) for p in plan.suggestions[0].paths)
 

@@ -50,7 +50,7 @@ def test_old_log_folder_is_archived_and_undo_restores_it(tmp_path: Path) -> None
         member = tar.extractfile(f"{Path(RUN).name}/files/output.log")
         assert member is not None and member.read().startswith(b"step 0 loss")
     assert f"{Path(RUN).name}/logs/debug.log" in names
-    assert 0 < result.freed < suggestion.bytes  # the archive takes some space back
+    assert 0 < result.moved_to_trash < suggestion.bytes  # the archive takes some space back
     undo(result.cleanup_id)
     assert not archive.exists()
     assert tree_digest(root) == before

@@ -1,8 +1,8 @@
-"""Archiving to the cold tier and back, on one filesystem (the tier's same-disk guard is
-lifted; the two-filesystem round trips are in tests/e2e/test_cli_tier.py): the copy is
-verified, a link or stub is left, the original goes to the trash, and undo or a bring-back
-restores the tree byte for byte. Refusals and cancellations leave the original as it was
-and no partial copy behind."""
+"""Archiving to the cold tier and back, the tier on a filesystem of its own (a tmpfs): the
+copy is verified, a link or stub is left, the original leaves the fast disk (not the
+trash), and undo or a bring-back restores the tree byte for byte, after checking that the
+archived copy reads as it was archived. Refusals and cancellations leave the original as it
+was and no partial copy behind."""
 
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ import stat
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import trash_contents, tree_digest
-from layouts import make
-from tier_fixtures import age, hf_run, retention_of, same_disk_tier
+from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
+from layouts import inventory_of, make
+from tier_fixtures import age, hf_run, retention_of, tier_at
 
-from mlspace.act import history, treecopy, undo
+from mlspace.act import ARCHIVE, TRASH, history, run, treecopy, undo
 from mlspace.act import trash as trash_module
 from mlspace.act.bring_back import NotArchived, bring_back
 from mlspace.act.pointer import STUB_SUFFIX
-from mlspace.act.tier import ARCHIVE, TRASH, Tier, TierUnavailable, run
+from mlspace.act.tier import Tier, TierUnavailable
+from mlspace.advise import advise
 
 pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
 
@@ -29,46 +30,91 @@ def _files_in(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if not p.is_dir())
 
 
-def test_archive_leaves_a_link_to_a_verified_copy_and_undo_restores_all(
-        tmp_path: Path, isolated_user_dirs: Path) -> None:
-    root = tmp_path / "ws"
+def _free(path: Path) -> int:
+    st = os.statvfs(path)
+    return st.f_bfree * st.f_frsize
+
+
+def test_archive_frees_the_fast_disk_and_undo_restores_all(
+        disk: Path, cold: Path, isolated_user_dirs: Path) -> None:
+    root = disk / "ws"
     run_dir = hf_run(root)
     (run_dir / "checkpoint-20" / "weights").symlink_to("model.safetensors")
     age(root)
     before = tree_digest(root)
     suggestion = retention_of(root)
-    tier = same_disk_tier(tmp_path)
+    tier = tier_at(cold)
     steps: list[str] = []
+    free_before = _free(disk)
     result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0,
                  on_step=lambda event, path: steps.append(event))
-    assert not result.skipped and result.freed == suggestion.bytes
-    assert steps[:5] == ["tier-copy-begun", "tier-copied", "tier-placed", "trashed",
-                         "tier-linked"]
+    gained = _free(disk) - free_before
+    assert not result.skipped
+    assert steps[:6] == ["tier-copy-begun", "tier-copied", "tier-placed", "tier-set-aside",
+                         "tier-removed", "tier-linked"]
+    # What mlspace says it freed is what statvfs says the disk got back: what the plan
+    # promised, less what the links left take (tmpfs gives a long link target a page).
+    links = sum(os.lstat(i.path).st_blocks * 512 for i in suggestion.items)
+    assert result.freed == gained == suggestion.bytes - links
+    assert result.moved_to_trash == 0 and result.removed == suggestion.bytes
     for item in suggestion.items:
         dest = Path(tier.destination(item.path))
         assert os.readlink(item.path) == str(dest)
-        assert dest == tmp_path / "cold" / "box" / item.path.lstrip("/")
+        assert dest == cold / "box" / item.path.lstrip("/")
         assert (Path(item.path) / "model.safetensors").read_bytes() == \
             (dest / "model.safetensors").read_bytes()
     assert os.readlink(Path(tier.destination(suggestion.items[0].path)) / "weights") == \
         "model.safetensors"  # a link inside is copied as a link
-    files, _ = trash_contents(isolated_user_dirs)
-    assert files == sorted(Path(p).name for p in suggestion.paths)
-    record = history()[0]
-    assert record.kind == "tier" and len(record.trashed) == 3
+    assert not os.path.exists(disk / ".Trash-0" / "files") or \
+        os.listdir(disk / ".Trash-0" / "files") == []
+    assert history()[0].kind == "tier" and len(history()[0].archived) == 3
     restored = undo(result.cleanup_id)
     assert all(r.restored_to == r.path for r in restored), restored
     assert tree_digest(root) == before
-    assert _files_in(tmp_path / "cold") == []
-    assert trash_contents(isolated_user_dirs) == ([], [])
+    assert _files_in(cold) == []
 
 
-def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path) -> None:
+def test_the_folders_made_in_the_tier_are_closed_to_others(tmp_path: Path, cold: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    suggestion = retention_of(root)
+    tier = tier_at(cold)
+    assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
+    made = Path(tier.destination(suggestion.items[0].path)).parent
+    while made != cold:
+        assert stat.S_IMODE(os.stat(made).st_mode) == 0o700, made
+        made = made.parent
+
+
+def test_a_tier_folder_another_user_made_is_never_trusted(tmp_path: Path, cold: Path) -> None:
+    """Another user pre-creates <tier>/<host>/<workspace path> open to everyone, to swap
+    what mlspace would put there: nothing is archived into it, nothing moves."""
     root = tmp_path / "ws"
     hf_run(root)
     before = tree_digest(root)
     suggestion = retention_of(root)
-    tier = same_disk_tier(tmp_path, link="stub")
+    tier = tier_at(cold)
+    planted = Path(tier.destination(str(root)))
+    planted.mkdir(parents=True)
+    for folder in [planted, *planted.parents]:
+        if folder == cold:
+            break
+        os.chown(folder, 4242, 4242)
+        folder.chmod(0o777)
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
+    assert len(result.skipped) == 3
+    assert all("another user's (uid 4242)" in o.reason and "nothing was moved" in o.reason
+               for o in result.skipped), result.skipped
+    assert tree_digest(root) == before
+    assert _files_in(cold) == []
+
+
+def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path, cold: Path) -> None:
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    suggestion = retention_of(root)
+    tier = tier_at(cold, link="stub")
     result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
     assert not result.skipped
     first = suggestion.items[0].path
@@ -82,84 +128,131 @@ def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path) -> 
     assert tree_digest(root) == before
 
 
-def test_bring_back_onto_a_disk_without_room_copies_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # then, with room, it does
-    """The disk that was full is often still nearly full: bringing a checkpoint back first
-    asks for room, and without it leaves the stub, the archived copy and the disk alone."""
-    root = tmp_path / "ws"
-    hf_run(root)
-    suggestion = retention_of(root)
-    tier = same_disk_tier(tmp_path, link="stub")
-    assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
-    first = suggestion.items[0].path
-    archived = tree_digest(Path(tier.destination(first)))
-    copies: list[object] = []
-    with monkeypatch.context() as full:
-        full.setattr(treecopy, "free_bytes", lambda fd: 1000)
-        full.setattr(treecopy, "copy_tree", lambda *args: copies.append(args))
-        back = bring_back(first + STUB_SUFFIX)
-    assert back.restored_to is None
-    assert "the disk has 1000 Bytes free" in back.reason and "still archived" in back.reason
-    assert copies == [] and os.path.isfile(first + STUB_SUFFIX)
-    assert tree_digest(Path(tier.destination(first))) == archived
-    assert not [p for p in Path(first).parent.iterdir() if p.name.startswith(".mlspace")]
-    assert bring_back(first + STUB_SUFFIX).restored_to == first
-
-
-def test_undo_copies_back_when_the_trash_was_emptied(tmp_path: Path,
-                                                     isolated_user_dirs: Path) -> None:
+def test_bring_back_refuses_an_archived_copy_that_changed(tmp_path: Path, cold: Path) -> None:
+    """One byte of the archived copy flipped, size and time kept: bring-back refuses,
+    names the file, keeps the link and the copy; restoring the byte lets it through."""
     root = tmp_path / "ws"
     hf_run(root)
     before = tree_digest(root)
     suggestion = retention_of(root)
-    result = run([(suggestion, ARCHIVE)], [str(root)], same_disk_tier(tmp_path), recent_seconds=0)
-    shutil.rmtree(isolated_user_dirs / ".local/share/Trash")
+    tier = tier_at(cold)
+    assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
+    first = suggestion.items[0].path
+    weights = Path(tier.destination(first)) / "model.safetensors"
+    st = weights.stat()
+    data = bytearray(weights.read_bytes())
+    data[100] ^= 0xFF
+    weights.write_bytes(bytes(data))
+    os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
+    back = bring_back(first)
+    assert back.restored_to is None
+    assert "model.safetensors differs from what was archived" in back.reason
+    assert "still archived" in back.reason
+    assert os.readlink(first) == str(Path(tier.destination(first)))
+    assert not [p for p in Path(first).parent.iterdir() if p.name.startswith(".mlspace")]
+    data[100] ^= 0xFF
+    weights.write_bytes(bytes(data))
+    os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert bring_back(first).restored_to == first
+    undo(history()[-1].id)
+    assert tree_digest(root) == before
+
+
+def test_a_copy_of_the_links_never_releases_what_the_originals_point_to(
+        tmp_path: Path, cold: Path) -> None:
+    """`cp -a run run-copy` copies the links as links; bringing back run-copy's link keeps
+    the archived copy, which run's own link still names, and undo still works."""
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = tree_digest(root)
+    suggestion = retention_of(root)
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0)
+    assert not result.skipped
+    run_dir = root / "outputs" / "run"
+    shutil.copytree(run_dir, root / "outputs" / "run-copy", symlinks=True)
+    first = Path(suggestion.items[0].path)
+    copy_link = root / "outputs" / "run-copy" / first.name
+    back = bring_back(str(copy_link), archive_root=str(cold))
+    assert back.restored_to == str(copy_link)
+    assert f"{first} still links to it" in back.reason
+    assert os.path.isdir(os.readlink(first))  # not dangling
+    shutil.rmtree(root / "outputs" / "run-copy")
     restored = undo(result.cleanup_id)
     assert all(r.restored_to == r.path for r in restored), restored
-    assert tree_digest(root) == before  # contents, sizes and times: copied back exactly
-    assert _files_in(tmp_path / "cold") == []
+    assert tree_digest(root) == before
+    assert _files_in(cold) == []
 
 
-def test_trash_and_archive_actions_share_one_undoable_journal(tmp_path: Path) -> None:
+def test_bring_back_onto_a_disk_without_room_copies_nothing(disk: Path, tmp_path: Path) -> None:
+    """The disk that was full is often still nearly full: bringing a checkpoint back first
+    asks for room, and without it leaves the stub, the archived copy and the disk alone."""
+    root = disk / "ws"
+    hf_run(root)
+    suggestion = retention_of(root)
+    big = tmp_path / "big-cold"
+    mount_tmpfs(big, "64m")
+    try:
+        tier = tier_at(big, link="stub")
+        assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
+        first = suggestion.items[0].path
+        archived = tree_digest(Path(tier.destination(first)))
+        filler = disk / "filler"
+        with open(filler, "wb") as f:  # the disk fills up again
+            while True:
+                try:
+                    f.write(b"x" * (1 << 20))
+                    f.flush()
+                except OSError:
+                    break
+        back = bring_back(first + STUB_SUFFIX)
+        assert back.restored_to is None
+        assert "the disk has" in back.reason and "still archived" in back.reason
+        assert os.path.isfile(first + STUB_SUFFIX)
+        assert tree_digest(Path(tier.destination(first))) == archived
+        assert not [p for p in Path(first).parent.iterdir() if p.name.startswith(".mlspace")]
+        filler.unlink()
+        assert bring_back(first + STUB_SUFFIX).restored_to == first
+    finally:
+        unmount(big)
+
+
+def test_trash_and_archive_actions_share_one_undoable_journal(tmp_path: Path,
+                                                             cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     make(root, {"src/__pycache__/m.cpython-311.pyc": 100})
     age(root)
     before = tree_digest(root)
-    from layouts import inventory_of
-
-    from mlspace.advise import advise
-
     plan = advise(inventory_of(root))
     caches = next(s for s in plan.suggestions if s.policy == "python-caches")
     result = run([(retention_of(root), ARCHIVE), (caches, TRASH)], [str(root)],
-                 same_disk_tier(tmp_path), recent_seconds=0)
+                 tier_at(cold), recent_seconds=0)
     assert not result.skipped and len(result.outcomes) == 4
+    assert result.moved_to_trash == caches.bytes
     assert not (root / "src/__pycache__").exists()
     undo(result.cleanup_id)
     assert tree_digest(root) == before
 
 
-def test_a_fifo_inside_stops_that_item_untouched(tmp_path: Path) -> None:
+def test_a_fifo_inside_stops_that_item_untouched(tmp_path: Path, cold: Path) -> None:
     root = tmp_path / "ws"
     run_dir = hf_run(root)
     before = tree_digest(root)  # without the FIFO: reading one blocks
     os.mkfifo(run_dir / "checkpoint-20" / "pipe")
     age(root)
-    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
-                 recent_seconds=0)
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0)
     reasons = {Path(o.path).name: o.reason for o in result.outcomes}
     assert "is a FIFO" in reasons["checkpoint-20"] and "original is untouched" in \
         reasons["checkpoint-20"]
     assert stat.S_ISFIFO(os.lstat(run_dir / "checkpoint-20" / "pipe").st_mode)
-    assert not any(".mlspace-partial" in f for f in _files_in(tmp_path / "cold"))
+    assert not any(".mlspace-partial" in f for f in _files_in(cold))
     assert sum(o.done for o in result.outcomes) == 2
     undo(result.cleanup_id)
     (run_dir / "checkpoint-20" / "pipe").unlink()
     assert tree_digest(root) == before
 
 
-def test_cancelling_rolls_back_the_item_and_stops(tmp_path: Path) -> None:
+def test_cancelling_rolls_back_the_item_and_stops(tmp_path: Path, cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     before = tree_digest(root)
@@ -169,17 +262,17 @@ def test_cancelling_rolls_back_the_item_and_stops(tmp_path: Path) -> None:
         asked["n"] += 1
         return asked["n"] > 3  # some way into the first copy
 
-    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], tier_at(cold),
                  recent_seconds=0, cancel=cancel)
     assert result.outcomes[0].reason.startswith("cancelled")
     assert all(o.reason.startswith("not attempted") for o in result.outcomes[1:])
     assert "cancelled" in result.stopped
     assert tree_digest(root) == before
-    assert _files_in(tmp_path / "cold") == []
+    assert _files_in(cold) == []
 
 
 def test_a_copy_that_does_not_read_back_the_same_is_rolled_back(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, cold: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     before = tree_digest(root)
@@ -191,34 +284,38 @@ def test_a_copy_that_does_not_read_back_the_same_is_rolled_back(
         return treecopy.Summary("0" * 64, got.listing, got.bytes, got.files) if read else got
 
     monkeypatch.setattr(treecopy, "summarize", corrupted)
-    result = run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
-                 recent_seconds=0)
+    result = run([(retention_of(root), ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0)
     assert all("does not read back the same" in o.reason for o in result.outcomes)
     assert tree_digest(root) == before
-    assert _files_in(tmp_path / "cold") == []
+    assert _files_in(cold) == []
 
 
-def test_the_same_disk_is_refused_unless_allowed(tmp_path: Path) -> None:
+def test_the_same_disk_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     before = tree_digest(root)
     (tmp_path / "cold").mkdir()
     result = run([(retention_of(root), ARCHIVE)], [str(root)], Tier(str(tmp_path / "cold")),
                  recent_seconds=0)
-    assert all("same disk" in o.reason for o in result.outcomes)
+    assert all("same disk" in o.reason and "free nothing" in o.reason
+               for o in result.outcomes)
     assert tree_digest(root) == before
     assert os.listdir(tmp_path / "cold") == []  # refused before any folder was made there
     with pytest.raises(TierUnavailable, match="not there"):
         run([(retention_of(root), ARCHIVE)], [str(root)], Tier(str(tmp_path / "nas")))
 
 
-def test_an_existing_archived_copy_is_never_overwritten(tmp_path: Path) -> None:
+def test_an_existing_archived_copy_is_never_overwritten(tmp_path: Path, cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     suggestion = retention_of(root)
-    tier = same_disk_tier(tmp_path)
+    tier = tier_at(cold)
     taken = Path(tier.destination(suggestion.items[0].path))
-    taken.mkdir(parents=True)
+    taken.mkdir(parents=True, mode=0o700)
+    for folder in taken.parents:
+        if folder == cold:
+            break
+        folder.chmod(0o700)
     (taken / "someone-elses").write_text("keep me")
     result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
     assert "already holds" in result.outcomes[0].reason
@@ -259,10 +356,10 @@ def test_sparse_files_stay_sparse_and_times_are_kept(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("swapped", ["run folder", "checkpoint"])
 def test_a_folder_swapped_for_a_link_after_the_scan_archives_nothing_from_outside(
-        tmp_path: Path, swapped: str) -> None:
+        tmp_path: Path, cold: Path, swapped: str) -> None:
     """Between plan and archive, a folder is swapped for a link to an identical copy
     elsewhere (same names, sizes and times: only the inode tells them apart). Nothing of
-    the other tree is copied to the tier, moved or trashed."""
+    the other tree is copied to the tier, moved or removed."""
     root = tmp_path / "ws"
     run_dir = hf_run(root)
     age(root)
@@ -274,7 +371,7 @@ def test_a_folder_swapped_for_a_link_after_the_scan_archives_nothing_from_outsid
     other = tree_digest(elsewhere)
     shutil.rmtree(target)
     target.symlink_to(elsewhere)
-    tier = same_disk_tier(tmp_path)
+    tier = tier_at(cold)
     result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
     assert tree_digest(elsewhere) == other
     assert target.is_symlink() and os.readlink(target) == str(elsewhere)
@@ -283,3 +380,4 @@ def test_a_folder_swapped_for_a_link_after_the_scan_archives_nothing_from_outsid
                      and swapped == "run folder"]
     assert swapped_items and {o.path for o in result.skipped} >= set(swapped_items)
     assert not any(Path(tier.destination(p)).exists() for p in swapped_items)
+    assert trash_contents(tmp_path)[0] == []

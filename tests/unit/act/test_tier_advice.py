@@ -8,12 +8,11 @@ from pathlib import Path
 
 from cleanup_helpers import tree_digest
 from layouts import inventory_of, make
-from tier_fixtures import age, hf_run
+from tier_fixtures import age, hf_run, mounted, tier_at
 
-from mlspace.act import execute
-from mlspace.act.tier import TRASH, Tier, run
-from mlspace.act.tier_advice import ArchiveAges, action_of, with_archive_suggestions
+from mlspace.act import TRASH, execute, run
 from mlspace.advise import AdviceSettings, advise
+from mlspace.advise.archive import ArchiveAges, action_of, with_archive_suggestions
 
 AGES = ArchiveAges(checkpoints=20, datasets=20, logs=20)
 
@@ -63,8 +62,7 @@ def test_an_archive_suggestion_is_never_trashed(tmp_path: Path) -> None:
     assert not any(o.done for o in result.outcomes)
     assert "never trashed" in result.outcomes[0].reason
     assert tree_digest(root) == before
-    tier_dir = tmp_path / "cold"
-    tier_dir.mkdir()
-    moved = run([(data, TRASH)], plan.roots, Tier(str(tier_dir), allow_same_filesystem=True),
-                recent_seconds=0)  # asked to trash it: archived all the same
-    assert moved.outcomes[0].done and (root / "data").is_symlink()
+    with mounted(tmp_path / "cold") as cold:
+        moved = run([(data, TRASH)], plan.roots, tier_at(cold),
+                    recent_seconds=0)  # asked to trash it: archived all the same
+        assert moved.outcomes[0].done and (root / "data").is_symlink()

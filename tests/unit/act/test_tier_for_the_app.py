@@ -6,24 +6,24 @@ copies back from the tier."""
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from layouts import inventory_of
-from tier_fixtures import hf_run, retention_of, same_disk_tier
+from tier_fixtures import hf_run, retention_of, tier_at
 
+from mlspace.act import ARCHIVE, run, undo
 from mlspace.act import trash as trash_module
-from mlspace.act import undo
 from mlspace.act.archived import archived_items
 from mlspace.act.bring_back import bring_back
 from mlspace.act.pointer import STUB_SUFFIX
-from mlspace.act.tier import ARCHIVE, progress_words, root_problem, run, same_disk_as
-from mlspace.act.tier_advice import with_user_archive
+from mlspace.act.tier import progress_words, root_problem
 from mlspace.advise import advise
+from mlspace.advise.archive import with_user_archive
 from mlspace.config import Settings, config_file, load_settings, save_settings
+from mlspace.disks import same_disk_as
 from mlspace.index import history as scan_history
 
 
@@ -70,11 +70,12 @@ def test_a_folder_that_cannot_be_written_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
-def test_archived_items_are_known_until_brought_back_or_undone(tmp_path: Path) -> None:
+def test_archived_items_are_known_until_brought_back_or_undone(tmp_path: Path,
+                                                              cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     suggestion = retention_of(root)
-    tier = same_disk_tier(tmp_path, link="stub")
+    tier = tier_at(cold, link="stub")
     result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
     items = {i.path: i for i in archived_items()}
     assert sorted(items) == sorted(suggestion.paths)
@@ -92,14 +93,11 @@ def test_archived_items_are_known_until_brought_back_or_undone(tmp_path: Path) -
 
 
 @pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
-def test_undo_reports_the_bytes_it_copies_back(tmp_path: Path,
-                                               isolated_user_dirs: Path) -> None:
+def test_undo_reports_the_bytes_it_copies_back(tmp_path: Path, cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
     suggestion = retention_of(root)
-    result = run([(suggestion, ARCHIVE)], [str(root)], same_disk_tier(tmp_path),
-                 recent_seconds=0)
-    shutil.rmtree(isolated_user_dirs / ".local/share/Trash")  # only the tier has them now
+    result = run([(suggestion, ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0)
     seen: list[tuple[int, int, str]] = []
     restored = undo(result.cleanup_id, progress=lambda *step: seen.append(step))
     assert all(r.restored_to == r.path for r in restored)
@@ -145,12 +143,11 @@ def test_a_tier_that_does_not_answer_never_stalls_planning(
     """The same-disk question is asked on the app's GUI thread when the plan is made: a
     network tier whose server is gone answers nothing within a moment, and while its stat
     hangs, it is not asked again (one thread waits on it, not one per plan)."""
-    from mlspace.act import slow_disk
-    from mlspace.act.tier import same_disk_as
+    from mlspace import disks
 
     gone = str(tmp_path / "nas")
     release, asked = threading.Event(), []
-    real = slow_disk._stat_device
+    real = disks._stat_device
 
     def hanging(path: str) -> int:
         if path == gone:
@@ -158,7 +155,7 @@ def test_a_tier_that_does_not_answer_never_stalls_planning(
             release.wait(30)
         return real(path)
 
-    monkeypatch.setattr(slow_disk, "_stat_device", hanging)
+    monkeypatch.setattr(disks, "_stat_device", hanging)
     try:
         for _ in range(3):
             start = time.monotonic()

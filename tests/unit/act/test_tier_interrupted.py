@@ -1,8 +1,8 @@
 """An archive killed (SIGKILL) at each step, then undone or run again: nothing is lost and
 nothing is duplicated. The archive runs in a child process that kills itself right after
 the step is journaled (through the step callback every run has), or in the middle of a
-copy (through the progress callback). The tier is on the test's own disk, and (as root) on
-a tmpfs of its own: a second filesystem, as a NAS would be."""
+copy (through the progress callback). The tier is a tmpfs of its own: a second filesystem,
+as a NAS would be."""
 
 from __future__ import annotations
 
@@ -10,16 +10,14 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
-from tier_fixtures import hf_run, retention_of, same_disk_tier
+from cleanup_helpers import trash_contents, tree_digest
+from tier_fixtures import hf_run, retention_of, tier_at
 
-from mlspace.act import history, undo
+from mlspace.act import ARCHIVE, history, run, undo
 from mlspace.act import trash as trash_module
-from mlspace.act.tier import ARCHIVE, run
 
 pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
 
@@ -27,8 +25,8 @@ TESTS = Path(__file__).resolve().parents[2]
 _CHILD = """
 import os, signal, sys
 from pathlib import Path
-from tier_fixtures import retention_of, same_disk_tier
-from mlspace.act.tier import ARCHIVE, run
+from tier_fixtures import retention_of, tier_at
+from mlspace.act import ARCHIVE, run
 root, cold, kill_at = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 
 def die(*_):
@@ -42,20 +40,11 @@ def progress(done, total, path):
     if kill_at == "mid-copy" and done > 6000:
         die()
 
-run([(retention_of(root), ARCHIVE)], [str(root)], same_disk_tier(cold), recent_seconds=0,
+run([(retention_of(root), ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0,
     on_step=on_step, progress=progress)
 """
-STEPS = ("mid-copy", "tier-copied", "tier-placed", "trashed", "tier-linked")
-
-
-@pytest.fixture(params=["same-disk", "tmpfs"])
-def tier_disk(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
-    """Where tmp_path/cold is: on the test's disk, or a tmpfs mounted there."""
-    if request.param == "tmpfs":
-        mount_tmpfs(tmp_path / "cold", "16m")
-    yield
-    if request.param == "tmpfs":
-        unmount(tmp_path / "cold")
+STEPS = ("mid-copy", "tier-copied", "tier-placed", "tier-set-aside", "tier-removed",
+         "tier-linked")
 
 
 def _killed_archive(tmp_path: Path, kill_at: str) -> tuple[Path, dict[str, str]]:
@@ -65,7 +54,8 @@ def _killed_archive(tmp_path: Path, kill_at: str) -> tuple[Path, dict[str, str]]
     before = tree_digest(root)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(TESTS / "unit" / "act"), str(TESTS / "hostile"), str(TESTS)]))
-    child = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(tmp_path), kill_at],
+    child = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(tmp_path / "cold"),
+                            kill_at],
                            env=env, capture_output=True, text=True, timeout=120)
     assert child.returncode == -signal.SIGKILL, child.stderr
     return root, before
@@ -77,7 +67,7 @@ def _tier_files(tmp_path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("kill_at", STEPS)
-@pytest.mark.usefixtures("tier_disk")
+@pytest.mark.usefixtures("cold")
 def test_killed_then_undone_leaves_the_tree_as_it_was(tmp_path: Path, kill_at: str,
                                                      isolated_user_dirs: Path) -> None:
     root, before = _killed_archive(tmp_path, kill_at)
@@ -91,12 +81,12 @@ def test_killed_then_undone_leaves_the_tree_as_it_was(tmp_path: Path, kill_at: s
 
 
 @pytest.mark.parametrize("kill_at", STEPS)
-@pytest.mark.usefixtures("tier_disk")
+@pytest.mark.usefixtures("cold")
 def test_killed_then_run_again_archives_each_item_once(tmp_path: Path, kill_at: str,
                                                       isolated_user_dirs: Path) -> None:
     root, before = _killed_archive(tmp_path, kill_at)
     planned = tuple(str(root / "outputs/run" / f"checkpoint-{n}") for n in (20, 30, 40))
-    tier = same_disk_tier(tmp_path)
+    tier = tier_at(tmp_path / "cold")
     result = run([(retention_of(root), ARCHIVE)], [str(root)], tier, recent_seconds=0)
     assert not result.skipped, result
     for path in planned:  # every item archived, exactly once, and reachable by its link
@@ -107,7 +97,7 @@ def test_killed_then_run_again_archives_each_item_once(tmp_path: Path, kill_at: 
     per_item = len([k for k in before if k.startswith("outputs/run/checkpoint-20/")])
     assert len(_tier_files(tmp_path)) == len(planned) * per_item
     assert not any(".mlspace-partial" in f for f in _tier_files(tmp_path))
-    assert trash_contents(isolated_user_dirs)[0] == sorted(Path(p).name for p in planned)
+    assert trash_contents(isolated_user_dirs)[0] == []  # originals left the disk, not trashed
     undo(result.cleanup_id)  # the run that finished the interrupted one
     undo(history()[-1].id)  # the interrupted one: its item (if it finished) comes back too
     assert tree_digest(root) == before

@@ -5,8 +5,8 @@ the disk, and name exact paths. They differ in what they pick: not what is no lo
 needed, but what is needed rarely: the checkpoints retention *keeps* (best and latest) of
 runs finished long ago, datasets untouched for months (raw data included: it is moved,
 never trashed), and old log archives. Applying one moves the items to the tier and leaves
-a link (see :mod:`mlspace.act.tier`). They live beside the engine that applies them, and
-only this module knows which policies archive rather than trash (:func:`action_of`).
+a link (mlspace.act carries it out). Only this module knows which policies archive rather
+than trash (:func:`action_of`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from mlspace.advise import (
 from mlspace.advise.model import suggestion_id
 from mlspace.classify import Category, Inventory
 from mlspace.config import Settings
+from mlspace.disks import same_disk_as
 from mlspace.paths import within
 from mlspace.scan.walker import KIND_DIR
 
@@ -199,8 +200,6 @@ def with_user_archive(plan: Plan, inv: Inventory, user: Settings,
     """The plan with the archive suggestions of the user's settings (its tier and ages);
     unchanged when no tier is named, or one on the scanned folders' own disk (Settings
     says why). The app calls this again when the settings change."""
-    from mlspace.act.tier import same_disk_as
-
     if not user.archive_root or same_disk_as(user.archive_root, inv.snapshot.roots):
         return plan  # a tier on the scanned disk frees nothing: each item would be refused
     return with_archive_suggestions(plan, inv, settings, ArchiveAges.from_settings(user))
