@@ -94,6 +94,16 @@ class SettingsDialog(QDialog):
             box.setValue(round(getattr(current, key)))
             self.ages[key] = box
             form.addRow(f"{label}:", box)
+        self.trash_days = QSpinBox()
+        self.trash_days.setRange(0, MAX_DAYS)
+        self.trash_days.setSuffix(" days")
+        self.trash_days.setSpecialValueText("never (free it by hand)")
+        self.trash_days.setValue(round(current.trash_days))
+        self.trash_days.setToolTip("What mlspace moved to the trash is deleted for good after "
+                                   "this long, and the disk gets the space back; until then "
+                                   "undo puts it back. Applied when the app starts and by "
+                                   "every policy run.")
+        form.addRow("Free mlspace's trash after:", self.trash_days)
         scans, used = space_used()
         self.history = QLabel(f"{fmt.plural(scans, 'saved scan')}, {fmt.size(used)} in "
                               f"{html.escape(str(history_dir()))}; kept: "
@@ -121,7 +131,8 @@ class SettingsDialog(QDialog):
         root = self.root.text().strip()
         return Settings(os.path.abspath(os.path.expanduser(root)) if root else None,
                         "stub" if self.stub.isChecked() else "symlink",
-                        *(float(self.ages[key].value()) for key, _ in _AGES))
+                        *(float(self.ages[key].value()) for key, _ in _AGES),
+                        trash_days=float(self.trash_days.value()))
 
     def _choose(self) -> None:
         start = self.root.text().strip() or os.path.expanduser("~")

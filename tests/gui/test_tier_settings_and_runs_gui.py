@@ -73,10 +73,13 @@ def test_settings_check_the_tier_save_config_toml_and_replan(
     assert dialog.save_button.isEnabled()
     dialog.stub.setChecked(True)
     dialog.ages["archive_checkpoints_days"].setValue(20)
+    assert dialog.trash_days.value() == 14  # the trash's retention, also a setting
+    dialog.trash_days.setValue(7)
     with qtbot.waitSignal(window.ws.plan_changed, timeout=WAIT_MS):
         dialog.save_button.click()
     assert not dialog.isVisible()
-    assert load_settings() == Settings(str(cold), "stub", 20.0, 180.0, 180.0)  # the CLI's
+    assert load_settings() == Settings(str(cold), "stub", 20.0, 180.0, 180.0,
+                                       trash_days=7.0)  # what the CLI reads
     assert window.ws.user == load_settings()
     # Saved, but on the scanned disk archiving frees nothing: nothing is suggested (the
     # total to reclaim once grew by what could never be freed).
