@@ -9,13 +9,13 @@ import os
 import time
 
 from mlspace.act.moves import MoveRefused, containing_root
-from mlspace.advise import PlanItem
+from mlspace.advise import AdviceSettings, PlanItem
 from mlspace.safe_read import Unreadable, read_text
 from mlspace.scan import ScanOptions, scan
 from mlspace.scan.hardlinks import freed_totals
 
 #: Anything modified this recently may belong to a running training job.
-RECENT_SECONDS = 600.0
+RECENT_SECONDS = AdviceSettings().recent_seconds
 
 
 def before_move(item: PlanItem, roots: list[str] | tuple[str, ...], busy: list[str],

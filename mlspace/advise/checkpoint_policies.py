@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import time
 
 from mlspace import fmt
 from mlspace.advise.build import artifact_items, item, make
@@ -75,7 +76,7 @@ def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set
     protects (what the tools' records point to, the top-k a tool keeps, and copies of
     those) but what the user released of the tool's top-k."""
     keep_best, keep_latest = settings.keep_for(s.id)
-    latest = _latest_complete(inv, s, keep_latest)
+    latest = _latest_complete(inv, s, keep_latest, settings)
     protected = set(s.protected) - set(_released_by_user(s, settings))
     kept = set(_ranked_best(inv, s, keep_best)) | set(latest) | protected
     copies = {inv.artifact_by_id[m].copy_of for m in kept} - {None}
@@ -83,9 +84,22 @@ def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set
     return kept  # type: ignore[return-value]
 
 
-def _latest_complete(inv: Inventory, s: Series, n: int) -> list[str]:
-    complete = [m for m in s.members if inv.artifact_by_id[m].role != "partial"]
-    return complete[-n:] if n > 0 else []
+def _being_written(inv: Inventory, s: Series, settings: AdviceSettings) -> list[str]:
+    """Checkpoints written in the recent-write window: a run still saving them may die
+    half-way, so they never count among the latest N kept."""
+    now = settings.now if settings.now is not None else time.time()
+    return [m for m in s.members
+            if now - inv.artifact_by_id[m].newest_mtime < settings.recent_seconds]
+
+
+def _latest_complete(inv: Inventory, s: Series, n: int, settings: AdviceSettings
+                     ) -> list[str]:
+    """The newest ``n`` complete checkpoints that nothing is writing to, and those being
+    written besides (kept, never counted)."""
+    writing = _being_written(inv, s, settings)
+    complete = [m for m in s.members if inv.artifact_by_id[m].role != "partial"
+                and m not in writing]
+    return writing + (complete[-n:] if n > 0 else [])
 
 
 def checkpoint_retention(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
@@ -188,17 +202,23 @@ def _kept_whys(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettin
     """Every checkpoint of the series retention keeps, newest first, with its whys: the
     reason text and the suggestion's kept list both read this, so they never disagree."""
     _, keep_latest = settings.keep_for(s.id)
-    latest = set(_latest_complete(inv, s, keep_latest))
+    writing = set(_being_written(inv, s, settings))
+    latest = set(_latest_complete(inv, s, keep_latest, settings)) - writing
     names = {m: inv.artifact_by_id[m].name for m in s.members}
-    return [(inv.artifact_by_id[m], _whys(s, inv.artifact_by_id[m], kept, latest, names))
+    return [(inv.artifact_by_id[m], _whys(s, inv.artifact_by_id[m], kept, latest, names,
+                                          writing, settings.recent_seconds))
             for m in reversed(s.members) if m in kept]
 
 
 def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
-          names: dict[str, str]) -> list[tuple[str, str]]:
+          names: dict[str, str], writing: set[str], recent: float
+          ) -> list[tuple[str, str]]:
     """Why one checkpoint is kept: each reason as (what it is, how that is known), the
     second empty where the first says it all."""
     whys = []
+    if a.id in writing:
+        whys.append((f"written in the last {int(recent // 60)} minutes (a run still "
+                     "saving?)", "not counted among the latest"))
     if a.id == s.latest:
         whys.append(("the latest", s.latest_reason))
     if a.id == s.best:
@@ -217,7 +237,8 @@ def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
     if a.role == "export":
         whys.append(("an exported model, no step of the training to thin out", ""))
     if not whys and a.id in latest:
-        whys.append((f"one of the latest {len(latest)}", ""))
+        whys.append((f"one of the latest {len(latest)} complete ones" if writing
+                     else f"one of the latest {len(latest)}", ""))
     if not whys:
         whys.append(("named by the tool's records" if a.id in s.protected
                      else "ranked among the best", ""))

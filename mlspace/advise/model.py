@@ -122,6 +122,9 @@ class AdviceSettings:
     debug_min_age_days: float = 14.0
     logs_min_age_days: float = 90.0
     logs_min_bytes: int = 1 << 20
+    #: Anything modified this recently may belong to a running training job (the cleanup's
+    #: re-check refuses it; retention never counts it among the latest kept).
+    recent_seconds: float = 600.0
     now: float | None = None  # for tests; None means the time of advising
 
     def keep_for(self, series_id: str) -> tuple[int, int]:

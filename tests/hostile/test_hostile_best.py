@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hostile_helpers import answers_quickly, suggested_paths, touches
 from layouts import inventory_of, make, name_of, series_at, trainer_state
+from workspaces import age
 
 from mlspace.advise import AdviceSettings, advise
 
@@ -39,7 +40,9 @@ def _run(root: Path, best_of: dict[int, int]) -> Path:
         spec[f"{base}/config.json"] = "{}"
         spec[f"{base}/training_args.bin"] = 100
         spec[f"{base}/trainer_state.json"] = _state(step, best_of[step])
-    return make(root, spec)
+    root = make(root, spec)
+    age(root)  # a finished run: nothing is being written
+    return root
 
 
 def _checkpoint(root: Path, step: int) -> str:
@@ -74,6 +77,7 @@ def test_the_best_named_by_older_records_stays_when_the_newest_is_unusable(
     a file outside the tree; nine older records name checkpoint-50: it is kept."""
     root = _run(tmp_path / "ws", {s: 10 if s < 50 else 50 for s in STEPS})
     _break_newest(root, how, tmp_path / "elsewhere")
+    age(root)  # broken a while ago: not a save in progress
     inv = answers_quickly(inventory_of, root)
     series = series_at(inv, root / RUN)
     assert name_of(series.best) == "checkpoint-50"
@@ -115,6 +119,7 @@ def test_a_best_that_moved_on_is_not_kept_forever(tmp_path: Path) -> None:
         spec[f"{RUN}/checkpoint-{step}/model.safetensors"] = 2000
         spec[f"{RUN}/checkpoint-{step}/trainer_state.json"] = _state(step, best, evals)
     root = make(tmp_path / "ws", spec)
+    age(root)
     inv = inventory_of(root)
     series = series_at(inv, root / RUN)
     assert name_of(series.best) == "checkpoint-80"

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from layouts import inventory_of, make, trainer_state
+from workspaces import age
 
 from mlspace.advise import REVIEW, SAFE, AdviceSettings, advise
 from mlspace.classify import Category
@@ -53,12 +54,18 @@ def test_retention_keeps_best_and_latest(tmp_path: Path) -> None:
     assert gone3 == gone - {"checkpoint-8000", "checkpoint-9000"}
 
 
+def aged(root: Path) -> Path:
+    """A finished run: nothing in it written in the last minutes."""
+    age(root)
+    return root
+
+
 def test_unknown_best_keeps_latest_only_and_says_so(tmp_path: Path) -> None:
     spec: dict[str, object] = {}
     for step in (100, 200, 300, 400):
         spec[f"out/checkpoint-{step}/model.safetensors"] = 100
         spec[f"out/checkpoint-{step}/trainer_state.json"] = trainer_state(step, None, None, [])
-    inv = inventory_of(make(tmp_path, spec))
+    inv = inventory_of(aged(make(tmp_path, spec)))
     s = next(s for s in advise(inv).suggestions if s.policy == "checkpoint-retention")
     assert s.risk == REVIEW
     assert "not recorded" in s.reason
@@ -109,7 +116,7 @@ def test_hard_links_free_nothing(tmp_path: Path) -> None:
     for n in (2, 3, 4):
         (tmp_path / f"run/checkpoint-{n}.pth.tar").write_bytes(os.urandom(5000))
     os.link(tmp_path / "run/checkpoint-1.pth.tar", tmp_path / "run/model_best.pth.tar")
-    inv = inventory_of(tmp_path)
+    inv = inventory_of(aged(tmp_path))
     # timm keeps these as its top-k: only a K set for this run lets the worse ones go
     keep = {f"series:{tmp_path / 'run'}": (1, 1)}
     s = next(s for s in advise(inv, AdviceSettings(keep_per_series=keep)).suggestions
