@@ -40,6 +40,11 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def state_dir() -> Path:
+    """What mlspace keeps about itself (crash reports)."""
+    return Path(platformdirs.user_state_dir(APP_NAME, appauthor=False))
+
+
 def cache_dir() -> Path:
     """What mlspace can regenerate (the demo workspace)."""
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))

@@ -250,8 +250,10 @@ class _Reader:
             latest = self.count(section, "keep_latest", data.get("keep_latest", 2), minimum=1)
             keep = (best or 0, latest or 1)
         age = data.get("min_age_days", 0)
-        if isinstance(age, bool) or not isinstance(age, (int, float)) or age < 0:
-            raise self.fail(section, "min_age_days", "min_age_days must be 0 or more")
+        if isinstance(age, bool) or not isinstance(age, (int, float)) or \
+                not math.isfinite(age) or age < 0:
+            raise self.fail(section, "min_age_days", "min_age_days must be a number of days, "
+                            "0 or more")
         return Rule(tuple(folders), frozenset(allow),
                     self.choice(section, "action", data.get("action", action), ACTIONS),
                     keep, float(age), self.lines.get((section, ""), 0))
@@ -269,14 +271,18 @@ class _Reader:
         return value
 
     def size(self, section: str, key: str, value: object) -> int | None:
-        if value is None or (isinstance(value, int) and not isinstance(value, bool)
-                             and value > 0):
-            return value  # type: ignore[return-value]
-        match = re.fullmatch(r"\s*([\d.]+)\s*([A-Za-z]*)\s*", str(value))
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", str(value))
         unit = match.group(2).lower() if match else ""
         if not isinstance(value, str) or not match or unit not in _UNITS:
             raise self.fail(section, key, f"{key} must be bytes or a size like \"50 GB\"")
-        return int(float(match.group(1)) * _UNITS[unit])
+        size = int(float(match.group(1)) * _UNITS[unit])
+        if size <= 0:
+            raise self.fail(section, key, f"{key} must be more than 0")
+        return size
 
     def days(self, section: str, key: str, value: object) -> float | None:
         if value is None:
@@ -292,7 +298,8 @@ class _Reader:
         for key, value in data.items():
             if key not in _AGES and key not in _ARCHIVE_AGES:
                 raise self.fail("ages", key, f"unknown age {key!r}")
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                    not math.isfinite(value) or value < 0:
                 raise self.fail("ages", key, f"{key} must be a number of days, 0 or more")
         return {k: float(v) for k, v in data.items()}
 

@@ -41,13 +41,28 @@ def report_path(paths: Sequence[str]) -> str:
     return str(data_dir() / "reports" / f"{unit_name(paths)}.html")
 
 
+class CannotSchedule(ValueError):
+    """A folder or file name a unit file or a cron line cannot hold safely."""
+
+
+def _plain(arg: str) -> str:
+    """``arg``, refused when it holds a control character: a newline in a folder name would
+    end the ExecStart= line (or the cron entry) and start a line of its own."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in arg):
+        raise CannotSchedule(f"{arg!r} holds a control character (a newline?), which a timer "
+                             "or cron line cannot hold safely: rename it, or run "
+                             "apply-policy from a script of your own")
+    return arg
+
+
 def command(paths: Sequence[str], policy: str | None) -> list[str]:
-    """The unattended run, as an argument list."""
+    """The unattended run, as an argument list (CannotSchedule for a name it cannot
+    hold)."""
     argv = [sys.executable, "-m", "mlspace", "apply-policy", "--yes",
             "--report", report_path(paths), "--wait", str(WAIT_SECONDS)]
     if policy:
         argv += ["--policy", os.path.abspath(policy)]
-    return argv + [os.path.abspath(p) for p in paths]
+    return [_plain(a) for a in argv + [os.path.abspath(p) for p in paths]]
 
 
 def _systemd_quote(arg: str) -> str:

@@ -77,13 +77,13 @@ def cmd_apply_policy(args: argparse.Namespace) -> int:
 
     require_folders(args.paths)
     policy_file = _policy_file(args)
-    if args.install_timer:
-        return _timer(args, policy_file)
     try:
         chosen_policy = policy.load(policy_file)
     except policy.PolicyError as err:
         print(f"mlspace: bad policy: {err}", file=sys.stderr)
         return EXIT_USAGE
+    if args.install_timer:  # only for a policy that reads: a broken one would fail nightly
+        return _timer(args, policy_file)
     if args.report:
         try:
             policy_report.renderer_for(args.report)
@@ -182,25 +182,27 @@ def _expire(chosen_policy: Any, settings: Any, roots: tuple[str, ...]) -> None:
 
 def _timer(args: argparse.Namespace, policy_file: str) -> int:
     from mlspace.act import schedule
+    from mlspace.cli.output import write_checked
 
     name = schedule.unit_name(args.paths)
     folder = schedule.systemd_user_dir()
+    try:
+        files = schedule.units(args.paths, policy_file, args.install_timer)
+        cron = schedule.cron_line(args.paths, policy_file, args.install_timer)
+    except schedule.CannotSchedule as err:
+        raise UsageError(str(err)) from None
     folder.mkdir(parents=True, exist_ok=True)
     Path(schedule.report_path(args.paths)).parent.mkdir(parents=True, exist_ok=True)
-    files = schedule.units(args.paths, policy_file, args.install_timer)
-    for file_name, text in files.items():
-        with output_stream(str(folder / file_name)) as out:
-            out.write(text)
-    problem = schedule.verify(folder, list(files))
+    problem = write_checked(str(folder), files,
+                            lambda staged, names: schedule.verify(Path(staged), names))
     if problem is not None:
-        raise UsageError(f"the unit files in {folder} do not verify: {problem}")
+        raise UsageError(f"the unit files do not verify, so none was written: {problem}")
     print(f"Wrote {', '.join(str(folder / f) for f in files)}")
     why = schedule.enable(name)
     if why is not None:
         print(f"Could not start the timer ({why}). Start it with:\n  systemctl --user "
               f"daemon-reload && systemctl --user enable --now {name}.timer\nor, without "
-              f"systemd, add this line with `crontab -e`:\n  "
-              f"{schedule.cron_line(args.paths, policy_file, args.install_timer)}")
+              f"systemd, add this line with `crontab -e`:\n  {cron}")
         return EXIT_UNREADABLE
     print(f"Timer {name}.timer runs {args.install_timer}; reports go to "
           f"{schedule.report_path(args.paths)}")

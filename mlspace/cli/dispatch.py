@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 
 from mlspace.cli.app import not_a_mistyped_command, run_gui
-from mlspace.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
-from mlspace.cli.output import discard_stdout
+from mlspace.cli.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from mlspace.cli.output import discard_stdout, output_stream
 from mlspace.cli.parser import COMMANDS, build_parser
 
 
@@ -42,6 +42,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         discard_stdout()  # the reader went away: not an error worth a traceback
         return EXIT_OK
+    except Exception as err:  # a bug: one line, the details kept for a report
+        print(f"mlspace: internal error: {type(err).__name__}: {err} "
+              f"(a bug in mlspace{crash_report()}); nothing more was done",
+              file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def crash_report() -> str:
+    """Keep the traceback of the error being handled in mlspace's state folder; where it
+    is, as words for the message (nothing when it could not be written)."""
+    import time
+    import traceback
+
+    from mlspace.config import state_dir
+
+    folder = state_dir()
+    path = folder / time.strftime("crash-%Y%m%d-%H%M%S.txt")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with output_stream(str(path)) as out:
+            out.write(traceback.format_exc())
+    except (OSError, UsageError):
+        return ""
+    return f": the details are in {path}"
 
 
 def paths_out_of_apply(argv: list[str]) -> list[str]:

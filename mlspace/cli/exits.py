@@ -2,7 +2,8 @@
 instead of a traceback.
 
 Exit codes: 0 ok, 1 finished but some paths could not be read (results still printed),
-2 bad usage or a missing root, 130 interrupted.
+2 bad usage or a missing root, 70 an internal error (a bug: a systemd unit and a script
+must see a failure, not the 1 of a run that skipped some items), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from mlspace.scan import Snapshot
 
 EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_INTERNAL = 70  # EX_SOFTWARE: mlspace itself failed
 #: How many unreadable paths a command names on stderr (`scan --format json` has them all).
 UNREADABLE_SHOWN = 5
 

@@ -9,7 +9,7 @@ import gzip
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO, TextIO
 
 from mlspace.cli.exits import UsageError
@@ -119,3 +119,28 @@ def discard_stdout() -> None:
     """The reader of stdout went away (``| head`` has what it wanted): what is still
     written goes to /dev/null, so neither this nor the interpreter's final flush fails."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def write_checked(folder: str, files: dict[str, str],
+                  check: Callable[[str, list[str]], str | None]) -> str | None:
+    """Write ``files`` ({name: text}) into ``folder`` only once ``check(staging, names)``
+    (run on a private copy of them) found nothing wrong; returns what it found, and then
+    nothing was written. A unit that does not verify is never left behind."""
+    import tempfile
+
+    staging = tempfile.mkdtemp(prefix=".mlspace-check-", dir=folder)
+    try:
+        for name, text in files.items():
+            with open(os.path.join(staging, name), "w", encoding="utf-8") as out:
+                out.write(text)
+        problem = check(staging, list(files))
+    finally:
+        for name in os.listdir(staging):
+            os.unlink(os.path.join(staging, name))
+        os.rmdir(staging)
+    if problem is not None:
+        return problem
+    for name, text in files.items():
+        with output_stream(os.path.join(folder, name)) as out:
+            out.write(text)
+    return None
