@@ -54,6 +54,9 @@ action = "trash"
 # trash_days in config.toml (14). 0 keeps it until `mlspace purge`.
 # purge_after_days = 7
 
+# Leave anything written in the last week alone, under every rule (a rule may set its own).
+min_age_days = 7
+
 # What one run may remove at most, on this disk: a size ("50 GB", "200 GiB") or a number
 # of items. The run stops at the first item past either cap (and exits 1).
 max_bytes = "100 GB"
@@ -75,7 +78,6 @@ archive_logs_days = 180        # log archives, to the cold tier
 folders = ["outputs/*", "runs/*", "checkpoints/*"]
 keep_best = 1                  # checkpoints kept per run by its best metric
 keep_latest = 2                # and the latest ones
-min_age_days = 7               # leave anything written in the last week alone
 # Which suggestions may run unattended: risk levels ("safe", "review", "risky") and/or
 # policy names (e.g. "crash-leftovers", "augmented-copies", "archive-datasets").
 # Only "safe" ones by default; review and risky ones only when named here.
@@ -205,7 +207,7 @@ class _Reader:
 
     def policy(self, data: dict) -> Policy:
         top = {"version", "action", "archive_root", "max_bytes", "max_items", "ages", "rule",
-               "purge_after_days"}
+               "purge_after_days", "min_age_days"}
         for key in data:
             if key not in top:
                 raise self.fail("", key, f"unknown setting {key!r}")
@@ -218,7 +220,9 @@ class _Reader:
         rules_data = data.get("rule", [])
         if not isinstance(rules_data, list) or not rules_data:
             raise self.fail("", "rule", "the policy needs at least one [[rule]]")
-        rules = tuple(self.rule(f"rule{n}", r, action) for n, r in enumerate(rules_data, 1))
+        age = self.days("", "min_age_days", data.get("min_age_days", 0.0)) or 0.0
+        rules = tuple(self.rule(f"rule{n}", r, action, age)
+                      for n, r in enumerate(rules_data, 1))
         return Policy(self.path, rules, action,
                       os.path.abspath(os.path.expanduser(root)) if root else None,
                       self.size("", "max_bytes", data.get("max_bytes")),
@@ -226,7 +230,9 @@ class _Reader:
                       self.ages(data.get("ages", {})),
                       self.days("", "purge_after_days", data.get("purge_after_days")))
 
-    def rule(self, section: str, data: dict, action: str) -> Rule:
+    def rule(self, section: str, data: dict, action: str, min_age: float) -> Rule:
+        """One [[rule]]; ``action`` and ``min_age`` are the policy's, for what it leaves
+        out."""
         known = {"folders", "allow", "action", "keep_best", "keep_latest", "min_age_days"}
         for key in data:
             if key not in known:
@@ -249,14 +255,10 @@ class _Reader:
             best = self.count(section, "keep_best", data.get("keep_best", 1), minimum=0)
             latest = self.count(section, "keep_latest", data.get("keep_latest", 2), minimum=1)
             keep = (best or 0, latest or 1)
-        age = data.get("min_age_days", 0)
-        if isinstance(age, bool) or not isinstance(age, (int, float)) or \
-                not math.isfinite(age) or age < 0:
-            raise self.fail(section, "min_age_days", "min_age_days must be a number of days, "
-                            "0 or more")
+        age = self.days(section, "min_age_days", data.get("min_age_days", min_age))
         return Rule(tuple(folders), frozenset(allow),
                     self.choice(section, "action", data.get("action", action), ACTIONS),
-                    keep, float(age), self.lines.get((section, ""), 0))
+                    keep, age or 0.0, self.lines.get((section, ""), 0))
 
     def choice(self, section: str, key: str, value: object, options: tuple[str, ...]) -> str:
         if value not in options:

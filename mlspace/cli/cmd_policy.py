@@ -97,7 +97,10 @@ def cmd_apply_policy(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
 
 
-def _tier_for(chosen_policy: Any, settings: Any) -> Any:
+def _tier_for(chosen_policy: Any, settings: Any, paths: list[str]) -> Any:
+    """The cold tier the run archives to: the policy's archive_root, else config.toml's,
+    checked as the Settings dialog checks it (a folder that is there, writable, outside
+    the folders the policy works on)."""
     from mlspace.act import tier
 
     root = chosen_policy.archive_root or settings.archive_root
@@ -106,6 +109,15 @@ def _tier_for(chosen_policy: Any, settings: Any) -> Any:
             line = next(r.line for r in chosen_policy.rules if r.action == "archive")
             raise UsageError(f"bad policy: {chosen_policy.path}:{line}: action = \"archive\" "
                              "needs archive_root (in the policy or in config.toml)")
+        return None
+    problem = tier.root_problem(root, [os.path.abspath(p) for p in paths])
+    if problem is not None:
+        where = chosen_policy.path if chosen_policy.archive_root else "config.toml"
+        if chosen_policy.archives:
+            raise UsageError(f"the archive folder of {where} cannot be used: {problem}; "
+                             "nothing was moved")
+        print(f"mlspace: the archive folder of {where} cannot be used ({problem}): this run "
+              "archives nothing", file=sys.stderr)
         return None
     return tier.Tier(root, link=settings.archive_link)
 
@@ -117,7 +129,7 @@ def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
     from mlspace.advise.archive import ArchiveAges, with_archive_suggestions
 
     settings = user_settings()
-    cold = _tier_for(chosen_policy, settings)
+    cold = _tier_for(chosen_policy, settings, args.paths)
     print_settled(args.paths)
     source, inventory = scan_and_classify(args)
     snapshot = getattr(source, "snapshot", source)

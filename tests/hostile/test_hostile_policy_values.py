@@ -103,3 +103,34 @@ def test_units_that_do_not_verify_are_never_left_behind(
                     "daily"]) == 2
     units = isolated_user_dirs / ".config" / "systemd" / "user"
     assert os.listdir(units) == []
+
+
+def test_the_template_s_minimum_age_holds_under_every_rule(tmp_path: Path) -> None:
+    """A run outside outputs/, runs/ and checkpoints/ fell to the catch-all rule, which had
+    no minimum age: a six-day-old checkpoint of a run written two days ago went."""
+    import time
+
+    from workspaces import age
+
+    root = tmp_path / "ws"
+    run = hf_run(root / "experiments")
+    age(root, time.time() - 6 * 86400)
+    assert mlspace("policy", "init", str(root)).returncode == 0
+    dry = mlspace("apply-policy", str(root), "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    assert "would trash" not in dry.stdout
+    assert "0 items" in dry.stdout and (run / "checkpoint-20").is_dir()
+
+
+def test_a_policy_archive_folder_inside_the_workspace_is_refused(tmp_path: Path) -> None:
+    """A policy's archive_root passes the checks the Settings dialog makes."""
+    root = tmp_path / "ws"
+    hf_run(root)
+    (root / "cold").mkdir()
+    policy = tmp_path / "policy.toml"
+    policy.write_text(f'version = 1\naction = "archive"\narchive_root = "{root / "cold"}"\n'
+                      '[[rule]]\nfolders = ["*"]\n')
+    done = mlspace("apply-policy", str(root), "--policy", str(policy), "--yes")
+    assert done.returncode == 2
+    assert f"is inside the scanned folder {root}" in done.stderr
+    assert (root / "outputs" / "run" / "checkpoint-20").is_dir()
