@@ -21,6 +21,7 @@ from mlspace.act.moves import MoveRefused
 from mlspace.act.outcomes import TO_TRASH, Outcome
 from mlspace.act.steps import Run
 from mlspace.advise import PlanItem
+from mlspace.advise.packing import WORTH
 
 
 def trash_item(item: PlanItem, ctx: Run, pack: bool = False) -> Outcome:
@@ -32,7 +33,6 @@ def trash_item(item: PlanItem, ctx: Run, pack: bool = False) -> Outcome:
             trash.check_trash_available(item.path)
         except trash.TrashUnavailable as err:
             reason = f"{err}; nothing was done to it"
-    packed = 0
     where: trash.TrashedItem | None = None
     if reason is None:
         try:
@@ -41,7 +41,7 @@ def trash_item(item: PlanItem, ctx: Run, pack: bool = False) -> Outcome:
                 reason = "no longer there" if st is None else \
                     moves.same_entry(st, item.is_dir, item.inode)
                 if reason is None and pack:
-                    packed, reason = _pack(parent_fd, name, item, ctx)
+                    reason = _pack(parent_fd, name, item, ctx)
                 if reason is None:
                     parent_before = os.fstat(parent_fd)
                     where = _trash(parent_fd, name, item.path)
@@ -54,7 +54,7 @@ def trash_item(item: PlanItem, ctx: Run, pack: bool = False) -> Outcome:
         return ctx.skip(item.path, reason)
     assert st is not None
     outcome = Outcome(item.path, True, where.trash_file if where else "trash",
-                      max(item.disk_usage - packed, 0), TO_TRASH)
+                      item.disk_usage, TO_TRASH)  # the trash holds all of it; the archive stays
     with contextlib.suppress(JournalUnavailable):  # moved: undo finds it by its .trashinfo
         ctx.step(TRASHED, item.path, trash_file=where.trash_file if where else None,
                  info_file=where.info_file if where else None, inode=st.st_ino,
@@ -63,15 +63,18 @@ def trash_item(item: PlanItem, ctx: Run, pack: bool = False) -> Outcome:
     return outcome
 
 
-def _pack(parent_fd: int, name: str, item: PlanItem, ctx: Run) -> tuple[int, str | None]:
-    """Pack the log folder beside itself; (what the archive takes, why the folder stays)."""
+def _pack(parent_fd: int, name: str, item: PlanItem, ctx: Run) -> str | None:
+    """Pack the log folder beside itself; why the folder stays, or None. An archive that
+    would free less than a tenth of the folder is no cleanup: the folder stays."""
     try:
-        packed, size = make_archive(parent_fd, name, item.path, below=item.disk_usage)
+        packed, size = make_archive(parent_fd, name, item.path,
+                                    below=int(item.disk_usage * (1 - WORTH / 2)))
     except NotSmaller as err:
-        return 0, (f"compressed, it would take {fmt.size(err.archive_bytes)} of its "
-                   f"{fmt.size(item.disk_usage)}, freeing nothing: the folder stays as it is")
+        return (f"compressed, it would take {fmt.size(err.archive_bytes)} of its "
+                f"{fmt.size(item.disk_usage)}, freeing next to nothing: the folder stays as "
+                "it is")
     ctx.step(ARCHIVED, item.path, archive=packed, archive_bytes=size)
-    return size, None
+    return None
 
 
 def _trash(parent_fd: int, name: str, path: str) -> trash.TrashedItem | None:

@@ -32,13 +32,13 @@ def artifact_items(inv: Inventory, artifact: Artifact, note: str = "") -> list[P
 
 
 def make(policy: str, title: str, reason: str, risk: str, items: list[PlanItem],
-          subject: str | None, archive: bool = False, kept: tuple[KeptItem, ...] = ()
-          ) -> Suggestion:
+          subject: str | None, archive: bool = False, kept: tuple[KeptItem, ...] = (),
+          packed_share: float = 0.0) -> Suggestion:
     """A suggestion whose id follows from its policy and paths (stable across scans)."""
     items = sorted(items, key=lambda i: natural_key(i.path))
     paths = tuple(i.path for i in items)
     return Suggestion(suggestion_id(policy, paths), policy, title, reason, risk, tuple(items),
-                      subject, archive, kept)
+                      subject, archive, kept, packed_share)
 
 
 def age_days(mtime: float, settings: AdviceSettings) -> float:

@@ -76,6 +76,9 @@ class Suggestion:
     subject: str | None = None  # the artifact, series or run id it is about (right-click)
     archive: bool = False  # compress each item to "<path>.tar.gz" beside it first
     kept: tuple[KeptItem, ...] = ()  # what it leaves in place on purpose, and why
+    #: With ``archive``: about what share of the items the .tar.gz takes (a compressed
+    #: sample said so); what the suggestion frees is the rest.
+    packed_share: float = 0.0
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -99,11 +102,13 @@ class Suggestion:
 
     @property
     def bytes(self) -> int:
-        return sum(i.disk_usage for i in self.items)
+        """What it frees once done (and, for what goes to the trash, freed from it): a
+        compressed folder's archive stays."""
+        return round(sum(i.disk_usage for i in self.items) * (1 - self.packed_share))
 
     @property
     def apparent_bytes(self) -> int:
-        return sum(i.apparent_size for i in self.items)
+        return round(sum(i.apparent_size for i in self.items) * (1 - self.packed_share))
 
 
 def suggestion_id(policy: str, paths: tuple[str, ...]) -> str:

@@ -21,6 +21,7 @@ from mlspace.advise.model import (
     Suggestion,
     kept_item,
 )
+from mlspace.advise.packing import WORTH, packed_share
 from mlspace.classify import Artifact, Category, Inventory
 from mlspace.scan.walker import KIND_DIR
 
@@ -157,12 +158,17 @@ def log_archives(inv: Inventory, settings: AdviceSettings) -> list[Suggestion]:
         totals = inv.category_totals(a.entry)
         if any(totals[c].files for c in Category if c != Category.LOG):
             continue  # holds checkpoints, data or dumps: not a plain log folder
+        share = packed_share(inv, a.entry)
+        if share is None or share > 1 - WORTH:
+            continue  # already compressed (event files, .wandb records, images): no saving
+        saves = round(a.disk_usage * (1 - share))
         out.append(make(
             "log-archives", f"Compress the logs of {a.name}",
             f"A log folder untouched for {fmt.age(age_days(a.newest_mtime, settings) * DAY)}"
-            f". It is packed into {a.name}.tar.gz beside it and the original folder goes to "
-            "the trash; the archive keeps everything readable.", REVIEW,
-            artifact_items(inv, a), a.id, archive=True))
+            f". It is packed into {a.name}.tar.gz beside it (a sample compresses to about "
+            f"{100 * share:.0f}%, so it frees about {fmt.size(saves)}) and the original "
+            "folder goes to the trash; the archive keeps everything readable.", REVIEW,
+            artifact_items(inv, a), a.id, archive=True, packed_share=share))
     return out
 
 

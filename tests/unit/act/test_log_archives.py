@@ -50,7 +50,49 @@ def test_old_log_folder_is_archived_and_undo_restores_it(tmp_path: Path) -> None
         member = tar.extractfile(f"{Path(RUN).name}/files/output.log")
         assert member is not None and member.read().startswith(b"step 0 loss")
     assert f"{Path(RUN).name}/logs/debug.log" in names
-    assert 0 < result.moved_to_trash < suggestion.bytes  # the archive takes some space back
+    # The trash holds the whole folder; what a purge frees is the folder less the archive,
+    # which the suggestion promised "about": a compressed sample said so.
+    folder = sum(i.disk_usage for i in suggestion.items)
+    assert result.moved_to_trash == folder
+    kept = archive.stat().st_blocks * 512
+    assert abs((folder - kept) - suggestion.bytes) < 0.15 * folder
+    assert "frees about" in suggestion.reason
     undo(result.cleanup_id)
     assert not archive.exists()
     assert tree_digest(root) == before
+
+
+def test_logs_that_are_already_compressed_are_not_offered(tmp_path: Path) -> None:
+    """W&B's .wandb records and event files compress to nothing: a tarball of them would
+    free nothing (or grow), so no suggestion promises it."""
+    root = tmp_path / "ws"
+    make(root, {f"{RUN}/run-abc123de.wandb": 3_000_000, f"{RUN}/files/media/a.png": 500_000})
+    old = time.time() - 200 * 86400
+    for folder, dirs, files in os.walk(root / RUN, topdown=False):
+        for name in dirs + files:
+            os.utime(os.path.join(folder, name), (old, old))
+        os.utime(folder, (old, old))
+    assert not [s for s in advise(inventory_of(root)).suggestions if s.policy == "log-archives"]
+
+
+def test_a_pack_that_would_not_shrink_leaves_the_folder(tmp_path: Path) -> None:
+    """Asked to pack a folder of incompressible bytes anyway, the cleanup keeps the folder
+    as it was, leaves no archive, and says why."""
+    from dataclasses import replace
+
+    root = tmp_path / "ws"
+    make(root, {f"{RUN}/run-abc123de.wandb": 3_000_000, f"{RUN}/logs/debug.log": "x\n"})
+    before = tree_digest(root)
+    inv = inventory_of(root)
+    from mlspace.advise.build import artifact_items
+    from mlspace.advise.build import make as suggest
+
+    run = next(a for a in inv.artifacts if a.path == str(root / RUN))
+    forced = suggest("log-archives", "Compress", "", "review", artifact_items(inv, run), None,
+                     archive=True)
+    result = execute([replace(forced)], [str(root)], recent_seconds=0)
+    (skipped,) = result.skipped
+    assert "freeing next to nothing: the folder stays as it is" in skipped.reason
+    assert tree_digest(root) == before
+    assert not Path(str(root / RUN) + ".tar.gz").exists()
+    assert not list(root.glob("wandb/*.partial"))
