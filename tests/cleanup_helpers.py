@@ -7,9 +7,19 @@ import hashlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from mlspace.act.tier import Tier
+
+
+def tier_at(cold: Path, link: str = "symlink") -> Tier:
+    """The cold tier in ``cold`` (a mounted tmpfs, as a NAS or a second disk would be:
+    archiving onto the scanned disk is refused), for the host "box"."""
+    return Tier(str(cold), link=link, host="box")
 
 
 def tree_digest(root: Path) -> dict[str, str]:
@@ -80,3 +90,31 @@ def mount_tmpfs(where: Path, size: str) -> None:
 
 def unmount(where: Path) -> None:
     subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+@contextmanager
+def mounted(where: Path, size: str = "256m") -> Iterator[Path]:
+    """A tmpfs at ``where`` for the length of the block (the test is skipped where none
+    can be mounted)."""
+    mount_tmpfs(where, size)
+    try:
+        yield where
+    finally:
+        unmount(where)
+
+
+# Fixtures of the tests that act on files, each on a filesystem of its own, so that what
+# the disk gets back can be measured with statvfs, free of whatever else this machine
+# writes to its own disk meanwhile. A conftest registers them by importing them.
+@pytest.fixture
+def cold(tmp_path: Path) -> Iterator[Path]:
+    """A 256 MiB tmpfs as the cold tier."""
+    with mounted(tmp_path / "cold") as where:
+        yield where
+
+
+@pytest.fixture
+def disk(tmp_path: Path) -> Iterator[Path]:
+    """A 256 MiB tmpfs for the workspace: its trash is the volume's .Trash-UID."""
+    with mounted(tmp_path / "disk") as where:
+        yield where

@@ -11,6 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from cleanup_helpers import cold, disk  # noqa: E402, F401 - tmpfs fixtures, registered here
+
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(

@@ -15,6 +15,7 @@ import os
 
 from mlspace.act import pointer
 from mlspace.act.copy_back import copy_back
+from mlspace.act.folder_times import of_folder
 from mlspace.act.journal import (
     LINKED,
     RESTORED,
@@ -85,11 +86,13 @@ def bring_back(path: str, archive_root: str | None = None, progress: Progress | 
                                                         "archive": run.id if run else None})
     loaded = journal_load(journal.path.stem)
     assert loaded is not None
-    outcome = copy_back(original, dest, loaded[0], journal, progress=progress, cancel=cancel)
+    times = of_folder([run], os.path.dirname(original)) if run is not None else None
+    outcome = copy_back(original, dest, loaded[0], journal, progress=progress, cancel=cancel,
+                        times=times)
     if outcome.restored_to is not None and run is not None:
         archived = journal_load(run.id)
         if archived is not None:
             with contextlib.suppress(JournalUnavailable):
                 archived[1].record(RESTORED, original, restored_to=outcome.restored_to,
-                                   by=journal.path.stem)
+                                   by=journal.path.stem, parent_set_ns=outcome.folder_time_ns)
     return outcome

@@ -19,7 +19,8 @@ import hashlib
 import os
 
 from mlspace import fmt
-from mlspace.act import moves, pointer, trash, treecopy
+from mlspace.act import moves, pointer, treecopy
+from mlspace.act.folder_times import FolderTimes, of_folder
 from mlspace.act.journal import (
     BACK_BEGUN,
     BACK_COPIED,
@@ -140,12 +141,15 @@ def _differs(expected: dict, fd: int, name: str) -> str:
 
 def copy_back(path: str, dest: str, record: CleanupRecord, journal: Journal,
               beside: bool = False, progress: Progress | None = None,
-              cancel: treecopy.Cancel | None = None) -> RestoreOutcome:
+              cancel: treecopy.Cancel | None = None,
+              times: FolderTimes | None = None) -> RestoreOutcome:
     """Copy the archived ``dest`` back to ``path`` (verified against what was archived),
-    replace the pointer with it, then release the archived copy."""
+    replace the pointer with it, then release the archived copy. ``times``: what the
+    archive run's journal says of the folder's times (else this record's)."""
     root = tier_root(record)
     expected = event_of(record, path, COPIED) or archived_as(dest)
-    linked = event_of(record, path, LINKED) or {}
+    times = times or of_folder([record], os.path.dirname(path))
+    set_ns = None
     done = [0, 0]  # bytes copied and verified, bytes to do
 
     def on_bytes(n: int) -> None:
@@ -199,10 +203,10 @@ def copy_back(path: str, dest: str, record: CleanupRecord, journal: Journal,
             treecopy.rename_noreplace(fd, temp, fd, name)
             os.fsync(fd)
             if target == path:
-                trash.put_back_time(fd, untouched, linked.get("parent_mtime_ns"))
+                set_ns = times.put_back(fd, untouched)
     except (pointer.PointerChanged, MoveRefused, OSError, treecopy.CopyFailed) as err:
         return RestoreOutcome(path, None, str(err))
-    journal.record(RESTORED, path, restored_to=target)
+    journal.record(RESTORED, path, restored_to=target, parent_set_ns=set_ns)
     kept = discard_copy(dest, root, listing, but=path)
-    return RestoreOutcome(path, target, kept or "")  # the reason: a copy left, if any
+    return RestoreOutcome(path, target, kept or "", set_ns)  # reason: a copy left, if any
 

@@ -68,3 +68,4 @@ class RestoreOutcome:
     path: str
     restored_to: str | None
     reason: str = ""
+    folder_time_ns: int | None = None  # the time its folder was given back, if any

@@ -176,11 +176,11 @@ class _Move:
         now = moves.entry_stat(*self.src)
         if now is None or (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
             return self._roll_back(self.dst[1], "it was replaced while being archived")
+        parent_before = os.fstat(self.src[0]).st_mtime_ns
         try:
             treecopy.rename_noreplace(self.src[0], self.src[1], self.src[0], self.aside)
         except OSError as err:
             return self._roll_back(self.dst[1], f"it could not be set aside ({err})")
-        parent_before = os.fstat(self.src[0]).st_mtime_ns
         ctx.step(SET_ASIDE, self.path, dest=self.dest, aside=self.aside)
         if treecopy.summarize(self.src[0], self.aside, read=False).listing != copied.listing:
             treecopy.rename_noreplace(self.src[0], self.aside, *self.src)

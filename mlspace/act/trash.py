@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mlspace.act.folder_times import FolderTimes
 from mlspace.act.moves import parent_of
 from mlspace.disks import TrashPlace, home_trash, lstat_device, trash_places
 from mlspace.safe_read import Unreadable, read_text
@@ -283,12 +284,11 @@ def opened(item: TrashedItem) -> contextlib.AbstractContextManager[OpenTrash]:
 
 
 def restore(item: TrashedItem, destination: str, roots: Sequence[str],
-            parent_times: Sequence[int] | None = None) -> None:
+            times: FolderTimes | None = None) -> int | None:
     """Move a trashed item back to ``destination`` (which must not exist), reached from its
     scanned root without following links, and drop its record. Same filesystem, so this
-    is a rename: byte-identical, links and times kept. ``parent_times`` (the folder's
-    mtime before and after the item left, in ns): when nothing else changed the folder
-    since, its time goes back too, so the run does not look freshly written."""
+    is a rename: byte-identical, links and times kept. With ``times`` the folder gets its
+    time back as well (mlspace.act.folder_times); the time set, or None."""
     with opened(item) as trash, \
             parent_of(destination, roots, create=True) as (parent_fd, name):
         files = Path(item.trash_file)
@@ -298,14 +298,4 @@ def restore(item: TrashedItem, destination: str, roots: Sequence[str],
         os.rename(files.name, name, src_dir_fd=trash.files_fd, dst_dir_fd=parent_fd)
         with contextlib.suppress(OSError):
             os.unlink(Path(item.info_file).name, dir_fd=trash.info_fd)
-        put_back_time(parent_fd, untouched, parent_times)
-
-
-def put_back_time(folder_fd: int, seen: os.stat_result, times: Sequence[int] | None) -> None:
-    """Give the folder the mtime it had before mlspace took an item out of it, if ``seen``
-    (its state just before the item came back) still has the time mlspace left it with:
-    then nothing else was written in it meanwhile."""
-    if not times or len(times) != 2 or seen.st_mtime_ns != times[1]:
-        return
-    with contextlib.suppress(OSError, TypeError, ValueError):
-        os.utime(folder_fd, ns=(seen.st_atime_ns, int(times[0])))
+        return times.put_back(parent_fd, untouched) if times is not None else None

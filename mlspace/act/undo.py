@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from mlspace.act import moves, pointer, trash
 from mlspace.act.copy_back import copy_back, discard_copy, free_name, listing_of, tier_root
+from mlspace.act.folder_times import of_folder
 from mlspace.act.journal import (
     ARCHIVED,
     GONE,
@@ -135,10 +136,12 @@ def restore_one(entry: dict, record: CleanupRecord, journal: Journal,
             destination = free_name(path)
         else:
             reason = "a new item exists at this path; restore beside it instead"
+    set_ns = None
     if reason is None:
         assert item is not None
         try:
-            trash.restore(item, destination, record.roots, entry.get("parent_mtime_ns"))
+            set_ns = trash.restore(item, destination, record.roots,
+                                   of_folder([record], os.path.dirname(destination)))
         except (MoveRefused, trash.TrashUnavailable) as err:
             reason = str(err)
         except OSError as err:
@@ -148,7 +151,7 @@ def restore_one(entry: dict, record: CleanupRecord, journal: Journal,
             journal.record(RESTORE_FAILED, path, reason=reason)
         return RestoreOutcome(path, None, reason)
     with contextlib.suppress(JournalUnavailable):
-        journal.record(RESTORED, path, restored_to=destination)
+        journal.record(RESTORED, path, restored_to=destination, parent_set_ns=set_ns)
         _trash_archive_of(path, record.roots, journal)
     return RestoreOutcome(path, destination)
 

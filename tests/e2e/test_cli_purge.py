@@ -10,11 +10,10 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import mount_tmpfs, tree_digest, unmount
+from cleanup_helpers import tree_digest
 
 from mlspace import fmt
 from mlspace.act import trash as trash_module
@@ -34,13 +33,6 @@ def _free(path: Path) -> int:
     st = os.statvfs(path)
     return st.f_bavail * st.f_frsize
 
-
-@pytest.fixture
-def disk(tmp_path: Path) -> Iterator[Path]:
-    where = tmp_path / "disk"
-    mount_tmpfs(where, "64m")
-    yield where
-    unmount(where)
 
 
 def _retention_id(root: Path) -> dict:
@@ -62,7 +54,7 @@ def test_plan_opens_with_the_disk_line_and_its_json_carries_it(disk: Path) -> No
     doc = json.loads(mlspace("plan", str(root), "--format", "json").stdout)
     (record,) = doc["disks"]
     assert record["mount"] == str(disk) and record["roots"] == [str(root)]
-    assert record["free"] == _free(disk) and record["size"] == 64 << 20
+    assert record["free"] == _free(disk) and record["size"] == 256 << 20
     safe = sum(s["bytes"] for s in doc["suggestions"] if s["risk"] == "safe")
     assert record["reclaimable_safe"] == safe > 0
     assert first == record["line"]

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import mount_tmpfs, unmount
 from gui_helpers import open_window, right_click_row
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
@@ -29,13 +27,6 @@ pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedeskto
 
 WAIT_MS = 30_000
 
-
-@pytest.fixture
-def disk(tmp_path: Path) -> Iterator[Path]:
-    where = tmp_path / "disk"
-    mount_tmpfs(where, "64m")
-    yield where
-    unmount(where)
 
 
 def _free(path: Path) -> int:

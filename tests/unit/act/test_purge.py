@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
-from tier_fixtures import hf_run, retention_of
+from workspaces import hf_run, retention_of
 
 from mlspace.act import execute, history, purge, undo
 from mlspace.act import trash as trash_module

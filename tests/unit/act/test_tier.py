@@ -12,9 +12,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
+from cleanup_helpers import mount_tmpfs, tier_at, trash_contents, tree_digest, unmount
 from layouts import inventory_of, make
-from tier_fixtures import age, hf_run, retention_of, tier_at
+from workspaces import age, hf_run, retention_of
 
 from mlspace.act import ARCHIVE, TRASH, history, run, treecopy, undo
 from mlspace.act import trash as trash_module
@@ -86,29 +86,6 @@ def test_the_folders_made_in_the_tier_are_closed_to_others(tmp_path: Path, cold:
         made = made.parent
 
 
-def test_a_tier_folder_another_user_made_is_never_trusted(tmp_path: Path, cold: Path) -> None:
-    """Another user pre-creates <tier>/<host>/<workspace path> open to everyone, to swap
-    what mlspace would put there: nothing is archived into it, nothing moves."""
-    root = tmp_path / "ws"
-    hf_run(root)
-    before = tree_digest(root)
-    suggestion = retention_of(root)
-    tier = tier_at(cold)
-    planted = Path(tier.destination(str(root)))
-    planted.mkdir(parents=True)
-    for folder in [planted, *planted.parents]:
-        if folder == cold:
-            break
-        os.chown(folder, 4242, 4242)
-        folder.chmod(0o777)
-    result = run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0)
-    assert len(result.skipped) == 3
-    assert all("another user's (uid 4242)" in o.reason and "nothing was moved" in o.reason
-               for o in result.skipped), result.skipped
-    assert tree_digest(root) == before
-    assert _files_in(cold) == []
-
-
 def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path, cold: Path) -> None:
     root = tmp_path / "ws"
     hf_run(root)
@@ -126,61 +103,6 @@ def test_a_stub_instead_of_a_link_and_bring_back_by_the_stub(tmp_path: Path, col
     restored = undo(result.cleanup_id)  # the other two; the first is not taken twice
     assert sorted(r.path for r in restored) == sorted(suggestion.paths[1:])
     assert tree_digest(root) == before
-
-
-def test_bring_back_refuses_an_archived_copy_that_changed(tmp_path: Path, cold: Path) -> None:
-    """One byte of the archived copy flipped, size and time kept: bring-back refuses,
-    names the file, keeps the link and the copy; restoring the byte lets it through."""
-    root = tmp_path / "ws"
-    hf_run(root)
-    before = tree_digest(root)
-    suggestion = retention_of(root)
-    tier = tier_at(cold)
-    assert not run([(suggestion, ARCHIVE)], [str(root)], tier, recent_seconds=0).skipped
-    first = suggestion.items[0].path
-    weights = Path(tier.destination(first)) / "model.safetensors"
-    st = weights.stat()
-    data = bytearray(weights.read_bytes())
-    data[100] ^= 0xFF
-    weights.write_bytes(bytes(data))
-    os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
-    back = bring_back(first)
-    assert back.restored_to is None
-    assert "model.safetensors differs from what was archived" in back.reason
-    assert "still archived" in back.reason
-    assert os.readlink(first) == str(Path(tier.destination(first)))
-    assert not [p for p in Path(first).parent.iterdir() if p.name.startswith(".mlspace")]
-    data[100] ^= 0xFF
-    weights.write_bytes(bytes(data))
-    os.utime(weights, ns=(st.st_atime_ns, st.st_mtime_ns))
-    assert bring_back(first).restored_to == first
-    undo(history()[-1].id)
-    assert tree_digest(root) == before
-
-
-def test_a_copy_of_the_links_never_releases_what_the_originals_point_to(
-        tmp_path: Path, cold: Path) -> None:
-    """`cp -a run run-copy` copies the links as links; bringing back run-copy's link keeps
-    the archived copy, which run's own link still names, and undo still works."""
-    root = tmp_path / "ws"
-    hf_run(root)
-    before = tree_digest(root)
-    suggestion = retention_of(root)
-    result = run([(suggestion, ARCHIVE)], [str(root)], tier_at(cold), recent_seconds=0)
-    assert not result.skipped
-    run_dir = root / "outputs" / "run"
-    shutil.copytree(run_dir, root / "outputs" / "run-copy", symlinks=True)
-    first = Path(suggestion.items[0].path)
-    copy_link = root / "outputs" / "run-copy" / first.name
-    back = bring_back(str(copy_link), archive_root=str(cold))
-    assert back.restored_to == str(copy_link)
-    assert f"{first} still links to it" in back.reason
-    assert os.path.isdir(os.readlink(first))  # not dangling
-    shutil.rmtree(root / "outputs" / "run-copy")
-    restored = undo(result.cleanup_id)
-    assert all(r.restored_to == r.path for r in restored), restored
-    assert tree_digest(root) == before
-    assert _files_in(cold) == []
 
 
 def test_bring_back_onto_a_disk_without_room_copies_nothing(disk: Path, tmp_path: Path) -> None:

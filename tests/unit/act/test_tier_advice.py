@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cleanup_helpers import tree_digest
+from cleanup_helpers import mounted, tier_at, tree_digest
 from layouts import inventory_of, make
-from tier_fixtures import age, hf_run, mounted, tier_at
+from workspaces import age, hf_run
 
 from mlspace.act import TRASH, execute, run
 from mlspace.advise import AdviceSettings, advise

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from cleanup_helpers import tier_at
 from layouts import inventory_of
-from tier_fixtures import hf_run, retention_of, tier_at
+from workspaces import hf_run, retention_of
 
 from mlspace.act import ARCHIVE, run, undo
 from mlspace.act import trash as trash_module

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import trash_contents, tree_digest
-from tier_fixtures import hf_run, retention_of, tier_at
+from cleanup_helpers import tier_at, trash_contents, tree_digest
+from workspaces import hf_run, retention_of
 
 from mlspace.act import ARCHIVE, history, run, undo
 from mlspace.act import trash as trash_module
@@ -25,7 +25,8 @@ TESTS = Path(__file__).resolve().parents[2]
 _CHILD = """
 import os, signal, sys
 from pathlib import Path
-from tier_fixtures import retention_of, tier_at
+from cleanup_helpers import tier_at
+from workspaces import retention_of
 from mlspace.act import ARCHIVE, run
 root, cold, kill_at = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 
