@@ -29,6 +29,7 @@ from mlspace.scan.walker import KIND_SYMLINK
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup, actions_for
 from mlspace.ui.copy_progress import CopyProgress
 from mlspace.ui.disk_question import DiskQuestion
+from mlspace.ui.journal_follow import own_run
 from mlspace.ui.policy_notice import PolicyRunsBanner
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class ArchiveActions(QObject):
         self.progress = CopyProgress(self.cleaner)
         self.cleaner.archived.connect(self._archived)
         self.cleaner.brought_back.connect(self._brought_back)
-        self._archiving: dict[str, str] = {}  # the running archive run: path -> action
+        self._archiving: list[tuple[Suggestion, str]] = []  # the running archive run
         self.tier_question = DiskQuestion(self)
 
     def start(self, store: QSettings) -> None:
@@ -153,14 +154,17 @@ class ArchiveActions(QObject):
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return
         work = actions_for(suggestions, instead)
-        self._archiving = {i.path: action for s, action in work for i in s.items}
+        self._archiving = work
         self.window.status.setText(f"Archiving to {tier.root}…")
         self.cleaner.archive(work, list(self.ws.inventory.snapshot.roots), tier)  # type: ignore[union-attr]
 
     def _archived(self, result: CleanupResult) -> None:
+        actions = {i.path: action for s, action in self._archiving for i in s.items}
         done = [o for o in result.outcomes if o.done]
-        archived = [o for o in done if self._archiving.get(o.path) == ARCHIVE]
-        self._archiving = {}
+        archived = [o for o in done if actions.get(o.path) == ARCHIVE]
+        run = own_run(result, [s for s, _ in self._archiving], kind="tier")
+        self._archiving = []
+        self.window.journal.own(run)
         link = "stubs" if self.ws.user.archive_link == "stub" else "links"
         if not done:
             text = "Nothing was archived or moved."
@@ -169,7 +173,8 @@ class ArchiveActions(QObject):
                     f"{self.ws.user.archive_root} ({link} left in their place)")
             if len(done) > len(archived):
                 text += f", moved {len(done) - len(archived)} to the trash"
-            text += (f": {fmt.size(result.freed)} freed here (the originals are in the trash: "
+            freed = run.size_of(run.out, self.ws.apparent)
+            text += (f": {fmt.size(freed)} freed here (the originals are in the trash: "
                      f"{SPACE_BACK_WHEN_EMPTIED}). Ctrl+Z puts them back.")
         if result.skipped:
             text += f" {len(result.skipped)} not moved (hover for why)."

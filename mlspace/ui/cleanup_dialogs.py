@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.act.journal import RESTORED, CleanupRecord
+from mlspace.act.journal import RESTORED, TRASHED, CleanupRecord
 from mlspace.act.tier import ARCHIVE, TRASH, Tier
 from mlspace.act.tier_advice import ARCHIVE_POLICIES
 from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
@@ -190,13 +190,26 @@ def record_state(record: CleanupRecord) -> str:
     return ", ".join(p for p in parts if p) or "nothing moved"
 
 
+def record_freed(record: CleanupRecord, apparent: bool) -> int:
+    """What a run freed, in the size mode shown: what is out now, or, once undone, what it
+    moved out when it ran (0 bytes still out would say nothing)."""
+    if not apparent:
+        return record.freed_when_run if record.undone else record.freed
+    sizes = {i["path"]: int(i.get("apparent_size", 0)) for i in record.items}
+    moved = {e["path"] for e in record.events if e["event"] == TRASHED} if record.undone \
+        else {e["path"] for e in record.trashed}
+    return sum(sizes.get(path, 0) for path in moved)
+
+
 class CleanupHistory(QDialog):
     """Past cleanups, archive runs, bring-backs and policy runs (from the journal), newest
-    first: when, what, how much, where the items are now; each with its own Undo."""
+    first: when, what, how much (in the size mode the window shows), where the items are
+    now; each with its own Undo."""
 
     COLUMNS = ("When", "Kind", "What", "Freed", "Now")
 
-    def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None) -> None:
+    def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None,
+                 apparent: bool = False) -> None:
         from mlspace.act import history
 
         super().__init__(parent)
@@ -215,9 +228,9 @@ class CleanupHistory(QDialog):
                                         else QHeaderView.ResizeMode.ResizeToContents)
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            freed = record.freed_when_run if record.undone else record.freed
             row = QTreeWidgetItem([when, record_kind(record), record.title,
-                                   fmt.size(freed), record_state(record)])
+                                   fmt.size(record_freed(record, apparent)),
+                                   record_state(record)])
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)
             row.setToolTip(2, "\n".join([record.title, f"in {', '.join(record.roots)}",
                                          *([f"to {record.meta['tier']}"]

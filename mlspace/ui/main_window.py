@@ -40,12 +40,13 @@ from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
 from mlspace.ui.archive_actions import ArchiveActions
 from mlspace.ui.charts import AgeChart, CategoryChart, OwnerChart
-from mlspace.ui.cleanup_controller import CleanupController
+from mlspace.ui.cleanup_controller import CleanupController, CleanupResult
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.filter_bar import FilterBar
 from mlspace.ui.growth_view import GrowthView
+from mlspace.ui.journal_follow import JournalFollower, named, own_run
 from mlspace.ui.recent_folders import RecentFolders
 from mlspace.ui.report_export import ReportExport
 from mlspace.ui.runs_view import RunsView
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self._views_page())
         self.setCentralWidget(self.tiering.banner.around(self.stack))
         self._make_actions()
+        self.journal = JournalFollower(self)  # what Ctrl+Z undoes; runs made outside
         self._update_scan_actions()
         self._make_toolbar()
         self._make_menus()
@@ -121,6 +123,7 @@ class MainWindow(QMainWindow):
         self.cleaner.cleaned.connect(self._on_cleaned)
         self.cleaner.undone.connect(self._on_undone)
         self.cleaner.failed.connect(self._on_failed)
+        self.cleaner.failed.connect(lambda _: self.journal.resume())
         self.cleaner.progress.connect(
             lambda done, total, path: self.status.setText(
                 f"Moving to the trash: {done}/{total} {os.path.basename(path)}"))
@@ -128,6 +131,7 @@ class MainWindow(QMainWindow):
         self._restore_settings()
         self.recent.refresh()
         self.tiering.start(settings())
+        self.journal.start()
 
     # ------------------------------------------------------------------ pages
     def _views_page(self) -> QWidget:
@@ -388,6 +392,7 @@ class MainWindow(QMainWindow):
                      apparent=None if keep else True if demo else None, keep_view=keep,
                      cleanup_off=self.source.cleanup_off(),
                      names_here=self.source.owners_named_here)
+        self.journal.scan_shown(self.source.journal)
         self.apparent_box.setChecked(self.ws.apparent)
         self._update_scan_actions()
         self._show_totals(demo)
@@ -535,19 +540,29 @@ class MainWindow(QMainWindow):
     def _on_cleaned(self, result: object) -> None:
         """Every view follows from the workspace: tell it what went. A cleanup that wrote
         archives, or took what the classifier read, needs a rescan first."""
-        done = [o.path for o in result.outcomes if o.done]  # type: ignore[attr-defined]
-        skipped = result.skipped  # type: ignore[attr-defined]
+        assert isinstance(result, CleanupResult)
+        done = [o.path for o in result.outcomes if o.done]
+        skipped = result.skipped
         archived = {i.path for s in self._cleaning if s.archive for i in s.items}
+        run = own_run(result, self._cleaning)
         self._cleaning = []
+        self.journal.own(run)
         exact = self.ws.mark_removed(done)
-        text = (f"Moved {fmt.plural(len(done), 'item')} ({fmt.size(result.freed)}) to the "  # type: ignore[attr-defined]
-                f"trash: {SPACE_BACK_WHEN_EMPTIED}. Ctrl+Z puts them back.")
+        if done:
+            text = (f"Moved {fmt.plural(len(done), 'item')} "
+                    f"({fmt.size(run.size_of(run.out, self.ws.apparent))}) to the trash: "
+                    f"{named(done)}. {SPACE_BACK_WHEN_EMPTIED[:1].upper()}"
+                    f"{SPACE_BACK_WHEN_EMPTIED[1:]}; Ctrl+Z puts them back.")
+        else:
+            text = "Nothing was moved."
         if skipped:
-            text += f" {len(skipped)} skipped (hover for why)."
+            reasons = {o.reason for o in skipped}
+            why = f": {reasons.pop()}" if len(reasons) == 1 else " (hover for why)"
+            text += f" {len(skipped)} skipped{why}."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
-        if result.stopped:  # type: ignore[attr-defined]
+        if result.stopped:
             QMessageBox.warning(self, "mlspace", f"The cleanup stopped early: "
-                                f"{result.stopped}.\n\nWhat moved can be put back with "  # type: ignore[attr-defined]
+                                f"{result.stopped}.\n\nWhat moved can be put back with "
                                 "Ctrl+Z.")
         self._finish(text, rescan=not exact or bool(archived & set(done)))
 
@@ -584,33 +599,43 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Scan saved to {path}{moved}")
 
     def undo_last_cleanup(self) -> None:
-        from mlspace.act import last_undoable
-
+        """Ctrl+Z: undo the run the Edit menu names, the newest the window has shown (a run
+        made outside the window is shown first, mlspace.ui.journal_follow)."""
         if self.scanner.running:
             self.status.setText("Wait for the scan to finish, then undo.")
             return
-        last = last_undoable()
-        if last is None:
+        if self.cleaner.running:
+            self.status.setText("Wait for the running cleanup to finish, then undo.")
+            return
+        target = self.journal.undo_target()
+        if target is None:
             self.status.setText("Nothing to undo.")
             return
-        self.cleaner.undo(last.id)
+        self.cleaner.undo(target.id)
 
     def show_history(self) -> None:
         from mlspace.ui.cleanup_dialogs import CleanupHistory
 
-        self.history_dialog = CleanupHistory(self.cleaner.undo, self)
+        self.history_dialog = CleanupHistory(self.cleaner.undo, self, self.ws.apparent)
         self.history_dialog.open()
 
-    def _on_undone(self, cleanup_id: str, results: object) -> None:
+    def _on_undone(self, cleanup_ids: str, results: object) -> None:
+        """What came back, by name; what could not, with why on hover."""
         back = [r.path for r in results if r.restored_to == r.path]  # type: ignore[attr-defined]
         beside = [r for r in results  # type: ignore[attr-defined]
                   if r.restored_to is not None and r.restored_to != r.path]
         failed = [r for r in results if r.restored_to is None]  # type: ignore[attr-defined]
+        self.journal.own_undo(cleanup_ids.split(", "), {*back, *(r.path for r in beside)})
         exact = self.ws.mark_removed(back, removed=False)
-        text = f"Put back {fmt.plural(len(back) + len(beside), 'item')} from the trash."
+        restored = [*back, *(r.restored_to for r in beside)]
+        text = f"Put back {fmt.plural(len(restored), 'item')} from the trash" + \
+            (f": {named(restored)}." if restored else ".")
+        tips = [f"back: {p}" for p in back] + \
+            [f"back beside: {r.path} as {r.restored_to}" for r in beside]
         if failed:
             text += f" {len(failed)} could not be restored (hover for why)."
-            self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))
+            tips += [f"{r.path}: {r.reason}" for r in failed]
+        self.status.setToolTip("\n".join(tips))
         self._finish(text, rescan=not exact or bool(beside))
 
     def copy_selected_path(self) -> None:
@@ -645,6 +670,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.ws.redraws.drop()  # nothing may start a thread once those below have ended
+        self.journal.stop()
         self.scanner.stop()
         self.cleaner.cancel()  # a copy to or from the cold tier is rolled back at once
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
