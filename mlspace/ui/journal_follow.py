@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 #: How many names a message gives before "and N more" (the tooltip has them all).
 NAMED = 3
+#: A run made outside the window is shown once it ended, or once its journal stood still
+#: this long (a run that was killed): the window follows a policy run of a hundred items
+#: in one step, not in a rescan a second.
+SETTLED_MS = 3000
 
 
 def named(paths: list[str] | set[str] | frozenset[str], most: int = NAMED) -> str:
@@ -80,6 +84,7 @@ class JournalFollower(QObject):
         self._floor = 0  # readings answering an earlier request predate the scan shown
         self._waiting: tuple[int, Journal] | None = None  # the newest reading not shown
         self._unknown = False  # the journal could not be read when the scan shown began
+        self._running: dict[str, Run] = {}  # runs outside still moving, as last read
         self.watcher = JournalWatcher(self)
         self.watcher.read.connect(self._read)
 
@@ -114,6 +119,7 @@ class JournalFollower(QObject):
         self._unknown = journal is None
         self.shown = dict(journal or {})
         self._confirm.clear()
+        self._running.clear()
         self._waiting = None
         self._floor = self.watcher.ask()
         self._name_the_undo()
@@ -170,12 +176,33 @@ class JournalFollower(QObject):
                 now[cleanup_id] = self.shown[cleanup_id]
             else:
                 now.pop(cleanup_id, None)
+        self._hold_running(now)
         news = [] if self._unknown else changes(self.shown, now)
         self._unknown = False
         self.shown = now
         self._name_the_undo()
         if news:
             self._show(news)
+
+    def _hold_running(self, now: dict[str, Run]) -> None:
+        """A run outside that is still moving items is shown once it ended or stood still
+        for SETTLED_MS (then it was killed): until then ``now`` keeps it as shown."""
+        settling = False
+        for cleanup_id, run in list(now.items()):
+            if not run.running or self.shown.get(cleanup_id) == run:
+                self._running.pop(cleanup_id, None)
+                continue
+            if self._running.get(cleanup_id) == run:  # unchanged since the last reading
+                del self._running[cleanup_id]
+                continue
+            self._running[cleanup_id] = run
+            settling = True
+            if cleanup_id in self.shown:
+                now[cleanup_id] = self.shown[cleanup_id]
+            else:
+                del now[cleanup_id]
+        if settling:
+            QTimer.singleShot(SETTLED_MS, self.watcher.ask)
 
     def _show(self, news: list[Change]) -> None:
         """Runs made outside the window: the views follow, and the status line says so."""
@@ -186,7 +213,7 @@ class JournalFollower(QObject):
                 if within(p, roots) and snap.find(p) >= 0 and not ws.in_trash(p)]
         back = [p for c in news for p in c.back if within(p, roots)]
         unseen = [p for p in back if not ws.in_trash(p) and snap.find(p) < 0]
-        rescan = bool(unseen) or any(c.run.kind != "clean" or c.run.packed
+        rescan = bool(unseen) or any(c.run.linked or c.run.packed or c.run.kind == "bring-back"
                                      for c in news if within_any(c, roots))
         exact = True
         if gone:
@@ -208,12 +235,12 @@ class JournalFollower(QObject):
             where = "" if within_any(c, roots) else \
                 f" in {', '.join(c.run.roots)} (not among the folders shown)"
             parts = []
-            if c.gone:
-                how = "archived" if c.run.kind == "tier" else "moved"
-                to = "" if c.run.kind == "tier" else " to the trash"
-                parts.append(f"{how} {fmt.plural(len(c.gone), 'item')} "
-                             f"({fmt.size(c.run.size_of(c.gone, apparent))}){to}: "
-                             f"{named(c.gone)}")
+            for how, paths in (("moved {} to the trash", c.gone - c.run.linked),
+                               ("archived {}", c.gone & c.run.linked)):
+                if paths:
+                    what = f"{fmt.plural(len(paths), 'item')} " \
+                        f"({fmt.size(c.run.size_of(paths, apparent))})"
+                    parts.append(f"{how.format(what)}: {named(paths)}")
             if c.back:
                 parts.append(f"put back {fmt.plural(len(c.back), 'item')}: {named(c.back)}")
             who = c.run.made_by if c.gone else f"an undo of {c.run.made_by}"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from mlspace.act import history
-from mlspace.act.journal import ARCHIVED, CleanupRecord, journal_dir
+from mlspace.act.journal import ARCHIVED, LINKED, CleanupRecord, journal_dir
 
 #: How often the journal folder's listing is looked at, in milliseconds.
 POLL_MS = 1000
@@ -41,6 +41,8 @@ class Run:
     undoable: bool  # what Ctrl+Z could undo: something out, or an interrupted run
     packed: bool = False  # a log folder was packed into an archive beside it
     sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)  # (disk, apparent)
+    linked: frozenset[str] = frozenset()  # of ``out``: archived, a link or stub in place
+    running: bool = False  # items it has not come to yet: still running, or killed
 
     @property
     def made_by(self) -> str:
@@ -60,12 +62,14 @@ Journal = Mapping[str, Run]
 
 def run_of(record: CleanupRecord) -> Run:
     out = frozenset(e["path"] for e in record.trashed)
+    linked = frozenset(p for p in out if (record.state(p) or {}).get("event") == LINKED)
     return Run(record.id, record.created, record.title, record.kind,
                str(record.meta.get("policy") or ""), tuple(record.roots), out,
                bool(out or record.pending or record.in_flight),
                any(e.get("event") == ARCHIVED for e in record.events),
                {i["path"]: (int(i.get("disk_usage", 0)), int(i.get("apparent_size", 0)))
-                for i in record.items})
+                for i in record.items},
+               linked, bool(record.pending or record.in_flight))
 
 
 def read_journal() -> dict[str, Run] | None:

@@ -168,3 +168,27 @@ def test_messages_follow_the_size_mode_shown(window: MainWindow, qtbot: QtBot) -
         qtbot.mouseClick(window.suggestions.clean_button, Qt.MouseButton.LeftButton)
     assert window.status.text().startswith(
         f"Moved 1 item ({fmt.size(pycache.bytes)}) to the trash: __pycache__.")
+
+
+def test_a_policy_run_while_the_window_is_open_is_shown_and_undone_by_name(
+        window: MainWindow, qtbot: QtBot, demo_root: Path, tmp_path: Path) -> None:
+    """A timer's policy run moves what the window shows: the views follow at once, the
+    status says which policy did it, and Ctrl+Z puts its items back."""
+    before = tree_digest(demo_root)
+    (tmp_path / "policy").mkdir()
+    assert mlspace("policy", "init", str(tmp_path / "policy")).returncode == 0
+    policy = tmp_path / "policy" / "mlspace-policy.toml"
+    with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
+        ran = mlspace("apply-policy", "--yes", "--policy", str(policy), str(demo_root))
+    assert ran.returncode == 0, ran.stderr
+    assert tree_digest(demo_root) != before
+    status = window.status.text()
+    assert status.startswith("Outside this window, a policy run (mlspace-policy.toml) moved ")
+    assert status.endswith("Ctrl+Z puts them back.")
+    assert window.undo_action.isEnabled()
+    assert_agrees_with_disk(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
+        press_ctrl_z(window, qtbot)
+    assert window.status.text().startswith("Put back ")
+    assert tree_digest(demo_root) == before
+    assert_agrees_with_disk(window)
