@@ -122,7 +122,8 @@ class ArchiveActions(QObject):
         """Do any of these go to the cold tier whatever is asked (archive suggestions)?"""
         return any(s.policy in ARCHIVE_POLICIES for s in suggestions)
 
-    def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool) -> None:
+    def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool,
+                            note: str = "") -> None:
         """Archive the suggestions (the others, unless ``instead``, go to the trash in the
         same run), once the user saw where they go and what is left at their paths. The
         tier is checked off the GUI thread first: a network mount that hangs must not
@@ -135,7 +136,7 @@ class ArchiveActions(QObject):
         self.window.status.setText(f"Checking the cold tier at {tier.root}…")
         self.tier_question.ask(lambda: _tier_problem(tier),
                                lambda problem: self._confirm(suggestions, instead, tier,
-                                                             problem),
+                                                             problem, note),
                                lambda: self._tier_silent(tier))
 
     def _tier_silent(self, tier: Tier) -> None:
@@ -145,11 +146,12 @@ class ArchiveActions(QObject):
                                    "network disk not responding?).")
 
     def _confirm(self, suggestions: list[Suggestion], instead: bool, tier: Tier,
-                 problem: object) -> None:
+                 problem: object, note: str = "") -> None:
         if problem:
             self.window.status.setText(f"Nothing was moved: {problem}.")
             return
-        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self.window, tier, instead)
+        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self.window, tier, instead,
+                                note)
         self.window.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return

@@ -4,6 +4,7 @@ archive run and policy run, each with its own Undo."""
 
 from __future__ import annotations
 
+import html
 import os
 import time
 from collections.abc import Callable
@@ -55,11 +56,13 @@ def actions_for(suggestions: list[Suggestion], instead: bool) -> list[tuple[Sugg
 
 class ConfirmCleanup(QDialog):
     """With ``tier``, the suggestions whose action is "archive" (see actions_for) are said
-    to go there, with the link or stub left behind; the others go to the trash."""
+    to go there, with the link or stub left behind; the others go to the trash. ``note``:
+    what the window has to say first (a plan from a saved scan, read again from the disk,
+    that leaves some of it in place)."""
 
     def __init__(self, suggestions: list[Suggestion], apparent: bool,
                  parent: QWidget | None = None, tier: Tier | None = None,
-                 instead: bool = False) -> None:
+                 instead: bool = False, note: str = "") -> None:
         super().__init__(parent)
         work = actions_for(suggestions, instead) if tier is not None else \
             [(s, TRASH) for s in suggestions]
@@ -75,6 +78,8 @@ class ConfirmCleanup(QDialog):
                 f"<p>Frees <b>{fmt.size(freed)}</b> on disk ({fmt.size(apparent_total)} "
                 f"apparent): {SPACE_BACK_WHEN_EMPTIED}. "
                 f"{_risk_line(suggestions)}</p>")
+        if note:
+            head += f"<p>{html.escape(note)}</p>"
         if counts[ARCHIVE] and tier is not None:
             head += _about_the_tier(tier)
         for s in suggestions:

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from mlspace import fmt
 from mlspace.act.trash import SPACE_BACK_WHEN_EMPTIED
-from mlspace.advise import Suggestion
+from mlspace.advise import KeptItem, Suggestion
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
@@ -45,8 +45,10 @@ from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.filter_bar import FilterBar
+from mlspace.ui.fresh_plan import Replanned
 from mlspace.ui.growth_view import GrowthView
 from mlspace.ui.journal_follow import JournalFollower, named, own_run
+from mlspace.ui.read_again import ReadAgain
 from mlspace.ui.recent_folders import RecentFolders
 from mlspace.ui.report_export import ReportExport
 from mlspace.ui.runs_view import RunsView
@@ -92,6 +94,8 @@ class MainWindow(QMainWindow):
         self._scan_started = 0.0
         self._keep_view = False  # the scan running is a rescan that keeps the view
         self._cleaning: list[Suggestion] = []  # what the running cleanup was asked to do
+        self._stayed: tuple[KeptItem, ...] = ()  # what it left of a saved scan's plan
+        self.read_again = ReadAgain(self)  # a saved scan's plan, planned from the disk
         self._after_rescan = ""  # a cleanup's message, shown when its rescan is done
         self._expanded: set[int] = set()  # the tree's expanded folders (entries)
 
@@ -512,12 +516,14 @@ class MainWindow(QMainWindow):
         self.ws.select(self.model.entry(index))
         self.menus.popup(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
 
-    def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False) -> None:
+    def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False,
+                          replanned: Replanned | None = None) -> None:
         """The one gate of every cleanup. ``archive``: to the cold tier instead of the trash
-        (archive suggestions always go there)."""
+        (archive suggestions always go there). A plan from an opened saved scan is planned
+        again from the disk first (``replanned``: what that left, mlspace.ui.fresh_plan)."""
         if self.ws.inventory is None:
             return
-        if self.cleaner.running:
+        if self.cleaner.running or self.read_again.running:
             self.status.setText("Wait for the running cleanup to finish (or cancel its copy).")
             return
         if self.scanner.running:
@@ -527,14 +533,19 @@ class MainWindow(QMainWindow):
         if refused:  # the menus and the panel say so already: this is the one gate
             self.status.setText(f"Nothing was moved: {refused}.")
             return
-        if archive or self.tiering.archives(suggestions):
-            self.tiering.confirm_and_archive(suggestions, archive)
+        if replanned is None and self.read_again.needed():
+            self.read_again.start(suggestions, archive)
             return
-        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
+        note = replanned.note() if replanned is not None else ""
+        if archive or self.tiering.archives(suggestions):
+            self.tiering.confirm_and_archive(suggestions, archive, note)
+            return
+        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self, note=note)
         self.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return
         self._cleaning = list(suggestions)
+        self._stayed = replanned.stays if replanned is not None else ()
         self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots))
 
     def _on_cleaned(self, result: object) -> None:
@@ -555,6 +566,11 @@ class MainWindow(QMainWindow):
                     f"{SPACE_BACK_WHEN_EMPTIED[1:]}; Ctrl+Z puts them back.")
         else:
             text = "Nothing was moved."
+        stayed, self._stayed = self._stayed, ()
+        if stayed:
+            one = len(stayed) == 1
+            text += (f" {named([k.path for k in stayed])}, which the saved scan suggested, "
+                     f"stayed: the records on disk do not suggest {'it' if one else 'them'}.")
         if skipped:
             reasons = {o.reason for o in skipped}
             why = f": {reasons.pop()}" if len(reasons) == 1 else " (hover for why)"
@@ -676,6 +692,7 @@ class MainWindow(QMainWindow):
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
         self.growth.wait()  # a thread still reading the history would take the app down
+        self.read_again.wait()
         self.reports.wait()
         store = settings()
         store.setValue("window/geometry", self.saveGeometry())
