@@ -35,7 +35,7 @@ from mlspace.scan import ScanOptions, scan
 #: What a kept row says of an item the saved scan suggested and the disk's records do not.
 NOT_NOW = "not suggested now that the records on disk were read again"
 #: ... and of one the saved scan's plan keeps that the disk's records would let go.
-SAVED_KEEPS = "the saved scan's plan keeps it (the records on disk do not): it stays"
+SAVED_KEEPS = "the saved scan's plan keeps it (the records on disk do not)"
 
 
 @dataclass(frozen=True)

@@ -543,6 +543,8 @@ class MainWindow(QMainWindow):
         dialog = ConfirmCleanup(suggestions, self.ws.apparent, self, note=note)
         self.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
+            if replanned is not None:  # the status said the records were being read
+                self.status.setText("Cancelled: nothing was moved.")
             return
         self._cleaning = list(suggestions)
         self._stayed = replanned.stays if replanned is not None else ()

@@ -394,7 +394,7 @@ def test_a_saved_scans_records_never_decide_what_the_app_trashes(
     assert not any(t.strip().endswith("checkpoint-7000 · step 7000 · eval_loss 1.82")
                    for t in listed)
     assert any(t.endswith("stays: checkpoint-1000 — the saved scan's plan keeps it (the "
-                          "records on disk do not): it stays") for t in listed)
+                          "records on disk do not)") for t in listed)
     assert ("the records on disk were read again first: 1 item it suggested stays: "
             "checkpoint-7000 — the best eval_loss 1.82.") in dialog.summary.text()
     assert window.status.text().endswith(
