@@ -61,13 +61,13 @@ def named(paths: list[str] | set[str] | frozenset[str], most: int = NAMED) -> st
     return f"{shown} and {more} more" if more > 0 else shown
 
 
-def own_run(result: CleanupResult, suggestions: list[Suggestion], kind: str = "clean",
-            roots: tuple[str, ...] = ()) -> Run:
+def own_run(result: CleanupResult, suggestions: list[Suggestion], kind: str = "clean"
+            ) -> Run:
     """A run of the window as its journal will read: what it moved is out of place."""
     out = frozenset(o.path for o in result.outcomes if o.done)
     sizes = {i.path: (i.disk_usage, i.apparent_size) for s in suggestions for i in s.items}
     return Run(result.cleanup_id, time.time(), run_title([s.title for s in suggestions]),
-               kind, "", roots, out, bool(out),
+               kind, "", (), out, bool(out),
                any(s.archive for s in suggestions if out & set(s.paths)), sizes)
 
 
@@ -87,6 +87,10 @@ class JournalFollower(QObject):
         self._running: dict[str, Run] = {}  # runs outside still moving, as last read
         self.watcher = JournalWatcher(self)
         self.watcher.read.connect(self._read)
+        # A reading that waited for a job or a scan is shown once it ended, whichever way
+        # (after the window has shown the job's own result: the next turn).
+        for ended in (window.cleaner.idle, window.scanner.failed, window.scanner.refused):
+            ended.connect(self._show_waiting_later)
 
     def start(self) -> None:
         self.watcher.start()
