@@ -12,6 +12,11 @@ worst freeze a user could feel during that step. Target: at most 50 ms each.
 
 The cleanup moves real files of the benchmark tree to a trash in a private data folder
 (XDG_DATA_HOME is pointed at a temporary folder) and the undo puts them back.
+
+A step that waits for a signal (the scan shown, the comparison, the cleanup and the undo
+shown) fails loudly when it does not come within ``--timeout`` seconds: it names the step,
+the signal and what the window was still doing, and the benchmark exits 1 instead of
+waiting for ever.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from workspace import generate  # noqa: E402
 
 #: How long after a step's own work the loop is still watched (repaints, queued signals).
 SETTLE = 0.5
+#: How long a step may wait for its signal by default, in seconds: a 1M-entry scan takes
+#: about 10 s here, so ten times that is a hang, not a slow machine.
+TIMEOUT = 120.0
 
 
 def main() -> None:
@@ -45,6 +53,9 @@ def main() -> None:
                         help="the tab in front while the steps run (each redraws when shown)")
     parser.add_argument("--profile", action="store_true",
                         help="print where the GUI thread spent each step's time (cProfile)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help="seconds a step may wait for its signal before the benchmark "
+                        "fails (default %(default)s)")
     args = parser.parse_args()
     root = generate(args.dir / f"tree-{args.files}", args.files)
     private = tempfile.mkdtemp(prefix="mlspace-bench-ui-", dir=args.dir)
@@ -78,8 +89,24 @@ def main() -> None:
         return [max(plan.suggestions, key=lambda s: s.bytes)] if plan and plan.suggestions \
             else []
 
+    failures: list[str] = []
+
+    def fail(message: str) -> None:
+        """A step that never ends: say which and what the window was doing, and stop."""
+        failures.append(message)
+        print(f"FAILED: {message}", file=sys.stderr, flush=True)
+        app.exit(1)
+
+    def still_doing() -> str:
+        return (f"scan running: {window.scanner.running}, cleanup running: "
+                f"{window.cleaner.running}, redraws pending: {window.ws.redraws.pending}, "
+                f"status: {window.status.text()!r}")
+
+    watchdogs: list[QTimer] = []  # each step's, alive until it fires or is stopped
+
     def run_steps(todo: list[tuple[str, Callable[[], None], object | None]]) -> None:
-        """Run each step; one with a signal waits for it, the rest return when done."""
+        """Run each step; one with a signal waits for it (at most --timeout seconds), the
+        rest return when done."""
         if not todo:
             QTimer.singleShot(int(SETTLE * 1000), app.quit)
             return
@@ -88,6 +115,7 @@ def main() -> None:
         profiler = cProfile.Profile() if args.profile else None
         if profiler is not None:
             profiler.enable()
+        watchdog = QTimer(singleShot=True, interval=int(args.timeout * 1000))
 
         def settled() -> None:
             if profiler is not None:
@@ -97,13 +125,22 @@ def main() -> None:
             run_steps(todo[1:])
 
         def done(*_: object) -> None:
+            watchdog.stop()
             if signal is not None:
                 signal.disconnect(done)  # type: ignore[attr-defined]
             steps.append((name, start, time.perf_counter()))
             QTimer.singleShot(int(SETTLE * 1000), settled)
 
+        def timed_out() -> None:
+            signal.disconnect(done)  # type: ignore[union-attr]
+            fail(f"step {name!r}: its signal never came within {args.timeout:g} s "
+                 f"({still_doing()})")
+
         if signal is not None:
             signal.connect(done)  # type: ignore[attr-defined]
+            watchdog.timeout.connect(timed_out)
+            watchdog.start()
+            watchdogs.append(watchdog)
         action()
         if signal is None:
             done()
@@ -115,10 +152,27 @@ def main() -> None:
         plan_sizes["items"] = sum(len(s.items) for s in chosen)
         window.confirm_and_clean(chosen)
 
+    def undo() -> None:
+        """Undo the cleanup, which must have moved something: a cleanup that moved nothing
+        (every item written in the last 10 minutes, say) leaves nothing to undo, and the
+        step would measure nothing."""
+        from mlspace.act import last_undoable
+
+        if last_undoable() is None:
+            fail(f"the cleanup moved nothing, so there is nothing to undo: "
+                 f"{window.status.text()!r} {window.status.toolTip()[:300]!r}")
+            return
+        window.undo_last_cleanup()
+
     def compare() -> None:
         """Compare with the scan just kept in the history (its footer is read meanwhile)."""
         growth = window.growth
+        deadline = time.monotonic() + args.timeout
         while not growth.points:
+            if time.monotonic() > deadline:
+                fail(f"the Growth tab listed no saved scan within {args.timeout:g} s "
+                     f"({still_doing()})")
+                return
             app.processEvents()
         growth.compare(growth.points[-1])
 
@@ -137,7 +191,7 @@ def main() -> None:
         ("treemap: colour by growth", lambda: window.treemap.by_growth.setChecked(True),
          None),
         ("clean up the biggest suggestion", clean, window.cleanup_finished),
-        ("undo it", window.undo_last_cleanup, window.cleanup_finished),
+        ("undo it", undo, window.cleanup_finished),
     ]
 
     def start() -> None:
@@ -161,6 +215,9 @@ def main() -> None:
         worst = gaps[-1] * 1000 if gaps else float("nan")
         p99 = gaps[int(len(gaps) * 0.99)] * 1000 if gaps else float("nan")
         print(f"{name:34} {end - start:7.2f}s {worst:11.0f} ms {p99:6.0f} ms")
+    if failures:
+        print(f"FAILED: {failures[0]}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,15 @@ checkpoint series, TensorBoard/W&B logs, caches. Files are tiny (most empty) so 
 fits anywhere; what a scanner pays for is the number of entries, not their bytes.
 
 Reused when it already exists (a marker file records the size), since generating 300k files
-takes longer than scanning them.
+takes longer than scanning them. Its times are set a day back once written, as a workspace's
+are: a cleanup skips what was written in the last 10 minutes (a running job), so a tree made
+just now would give the UI benchmark's cleanup nothing to move.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 MARKER = ".mlspace-bench-tree"
@@ -62,8 +65,21 @@ def generate(root: Path, n_files: int) -> Path:
         batch = min(per_dir, n_files - made)
         _touch_many(cache / f"{made:08x}"[:2] / f"{made:08x}", [f"{i:032x}" for i in range(batch)])
         made += batch
+    _age(root, time.time() - AGE)
     marker.write_text(str(n_files))
     return root
+
+
+#: How old a generated tree looks: older than a cleanup's recent-write window.
+AGE = 86400.0
+
+
+def _age(root: Path, when: float) -> None:
+    """Set every entry's times to ``when`` (folders after what is in them)."""
+    for folder, _, files in os.walk(root, topdown=False):
+        for name in files:
+            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
+        os.utime(folder, (when, when))
 
 
 def count_entries(root: Path) -> int:

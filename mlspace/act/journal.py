@@ -91,9 +91,12 @@ class CleanupRecord:
         return [i for i in self.items if (self.state(i["path"]) or {}).get("event")
                 in IN_FLIGHT]
 
-    def _sizes(self, paths: object) -> int:
-        sizes = {i["path"]: i["disk_usage"] for i in self.items}
+    def _sizes(self, paths: object, key: str = "disk_usage") -> int:
+        sizes = {i["path"]: int(i.get(key) or 0) for i in self.items}
         return sum(sizes.get(p, 0) for p in paths)  # type: ignore[attr-defined]
+
+    def _moved(self) -> set[str]:
+        return {e["path"] for e in self.events if e["event"] in (TRASHED, REMOVED, LINKED)}
 
     @property
     def in_trash(self) -> list[dict]:
@@ -131,8 +134,12 @@ class CleanupRecord:
     def moved_when_run(self) -> int:
         """What the run moved out, whether or not it was undone since (history shows this
         beside "undone": the 0 bytes still out would say nothing)."""
-        return self._sizes({e["path"] for e in self.events
-                            if e["event"] in (TRASHED, REMOVED, LINKED)})
+        return self._sizes(self._moved())
+
+    @property
+    def moved_when_run_apparent(self) -> int:
+        """The same in apparent sizes (the app's apparent view)."""
+        return self._sizes(self._moved(), "apparent_size")
 
     @property
     def undone(self) -> bool:

@@ -54,8 +54,9 @@ class TrashedItem:
 
 
 #: What a message about a move to the trash adds: the trash lies on the item's own
-#: filesystem, so the disk has the space back only once the trash is emptied.
-SPACE_BACK_WHEN_EMPTIED = "the disk has the space back once the trash is emptied"
+#: filesystem, so the disk has the space back only once the item is freed from it.
+SPACE_BACK_WHEN_EMPTIED = ("the disk gets the space back once it is freed from the trash "
+                           "(Free now, or by itself after the trash's retention)")
 
 
 def trash_holding(trash_file: str) -> str | None:

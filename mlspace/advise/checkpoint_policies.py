@@ -167,17 +167,17 @@ def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: 
                 f"Kept: {_why_kept(inv, s, kept, settings)}.", REVIEW)
     metric = f" by {s.best_metric}" if s.best_metric else ""
     title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
+    # What stays is named, each with how it is known, once.
     reason = (f"{fmt.plural(len(drop), 'checkpoint')} of {label} that are neither among the best "
-              f"{keep_best}{metric} ({s.best_reason}) nor the latest {keep_latest} "
-              f"({s.latest_reason}).")
+              f"{keep_best}{metric} nor the latest {keep_latest}. "
+              f"Kept: {_why_kept(inv, s, kept, settings)}.")
     released = [a.name for a in drop if a.id in set(s.tool_kept)]
     if released:
         below = (f"ranked below the best {keep_best} by the recorded {s.best_metric}"
                  if s.tool_kept_ranked else f"older than the latest {keep_latest}")
         return title, (
             f"{reason} You asked to keep fewer of {label} than the tool keeps itself "
-            f"({s.tool_kept_reason}), so {', '.join(released)} ({below}) go as well. "
-            f"Kept: {_why_kept(inv, s, kept, settings)}."), REVIEW
+            f"({s.tool_kept_reason}), so {', '.join(released)} ({below}) go as well."), REVIEW
     if s.tool_kept:
         what = "newest ones" if s.tool_kept_newest_first else "own top-k"
         reason += (f" The {len(s.tool_kept)} more the tool keeps as its {what} stay "
@@ -191,7 +191,9 @@ _KEPT_NAMED = 8
 
 def _why_kept(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettings) -> str:
     """The checkpoints retention keeps, newest first, each with why."""
-    told = [f"{a.name} ({' and '.join(f'{what}, {how}' if how else what for what, how in whys)})"
+    # How it is known follows a colon: records' words carry parentheses of their own
+    # ("highest step (3000)"), and wrapped in more they read "(highest step (3000))".
+    told = [f"{a.name} — {' and '.join(f'{what}: {how}' if how else what for what, how in whys)}"
             for a, whys in _kept_whys(inv, s, kept, settings)]
     more = f" and {len(told) - _KEPT_NAMED} more" if len(told) > _KEPT_NAMED else ""
     return "; ".join(told[:_KEPT_NAMED]) + more

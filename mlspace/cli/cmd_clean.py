@@ -79,8 +79,10 @@ def cmd_undo(args: argparse.Namespace) -> int:
     cleanup = args.cleanup
     if cleanup is None:
         last = last_undoable()
-        if last is None:
-            raise UsageError("nothing to undo")
+        if last is None:  # not a mistake of the user's: there is simply nothing out (0)
+            print("Nothing to undo: no cleanup has anything in the trash "
+                  "(`mlspace undo --list` shows each cleanup's state).")
+            return EXIT_OK
         cleanup = last.id
     try:
         results = undo(cleanup, beside=args.beside)

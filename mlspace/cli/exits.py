@@ -1,9 +1,10 @@
 """How a command ends: its exit code, and the usage error that is printed as one line
 instead of a traceback.
 
-Exit codes: 0 ok, 1 finished but some paths could not be read (results still printed),
-2 bad usage or a missing root, 70 an internal error (a bug: a systemd unit and a script
-must see a failure, not the 1 of a run that skipped some items), 130 interrupted.
+Exit codes: 0 ok (also `undo` with nothing to undo: a state, not a mistake), 1 finished
+but some paths could not be read (results still printed), 2 bad usage or a missing root,
+70 an internal error (a bug: a systemd unit and a script must see a failure, not the 1 of
+a run that skipped some items), 130 interrupted.
 """
 
 from __future__ import annotations

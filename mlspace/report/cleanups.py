@@ -33,11 +33,11 @@ def record_state(record: CleanupRecord) -> str:
     return ", ".join(p for p in parts if p) or "nothing moved"
 
 
-def record_sizes(record: CleanupRecord) -> tuple[str, str]:
-    """(what it moved, what the disk got back) as shown: the second is measured by statvfs,
-    and blank while nothing of the run left the disk."""
-    return fmt.size(record.moved_when_run), fmt.size(max(record.freed, 0)) \
-        if record.removed_any else ""
+def record_sizes(record: CleanupRecord, apparent: bool = False) -> tuple[str, str]:
+    """(what it moved, in the size mode shown; what the disk got back, measured by statvfs,
+    blank while nothing of the run left the disk)."""
+    return fmt.size(record.moved_when_run_apparent if apparent else record.moved_when_run), \
+        fmt.size(max(record.freed, 0)) if record.removed_any else ""
 
 
 def can_free(record: CleanupRecord) -> bool:

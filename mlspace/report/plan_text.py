@@ -59,8 +59,9 @@ def plan_table(plan: Plan, with_paths: bool = False, applying: bool = False,
     for s in suggestions:
         lines.append(f"{s.id:<32} {fmt.size(size(s)):>10}  [{s.risk}]  {s.title}")
         lines.append(f"{'':34}{s.reason}")
-        if with_paths:
+        if with_paths:  # what goes, then what stays and why, as the app's confirmation
             lines += [f"{'':36}{p}" for p in s.paths]
+            lines += [f"{'':36}stays: {k.path} — {k.why}" for k in s.kept]
     if not applying:
         lines += ["", "Apply with: mlspace clean PATH... --apply ID [ID...]"]
     return "\n".join(lines)

@@ -30,6 +30,7 @@ from mlspace.scan.walker import KIND_SYMLINK
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup, actions_for
 from mlspace.ui.copy_progress import CopyProgress
 from mlspace.ui.disk_question import DiskQuestion
+from mlspace.ui.journal_follow import own_run
 from mlspace.ui.policy_notice import PolicyRunsBanner
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class ArchiveActions(QObject):
         self.progress = CopyProgress(self.cleaner)
         self.cleaner.archived.connect(self._archived)
         self.cleaner.brought_back.connect(self._brought_back)
-        self._archiving: dict[str, str] = {}  # the running archive run: path -> action
+        self._archiving: list[tuple[Suggestion, str]] = []  # the running archive run
         self.tier_question = DiskQuestion(self)
 
     def start(self, store: QSettings) -> None:
@@ -122,7 +123,8 @@ class ArchiveActions(QObject):
         """Do any of these go to the cold tier whatever is asked (archive suggestions)?"""
         return any(s.policy in ARCHIVE_POLICIES for s in suggestions)
 
-    def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool) -> None:
+    def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool,
+                            note: str = "") -> None:
         """Archive the suggestions (the others, unless ``instead``, go to the trash in the
         same run), once the user saw where they go and what is left at their paths. The
         tier is checked off the GUI thread first: a network mount that hangs must not
@@ -135,7 +137,7 @@ class ArchiveActions(QObject):
         self.window.status.setText(f"Checking the cold tier at {tier.root}…")
         self.tier_question.ask(lambda: _tier_problem(tier),
                                lambda problem: self._confirm(suggestions, instead, tier,
-                                                             problem),
+                                                             problem, note),
                                lambda: self._tier_silent(tier))
 
     def _tier_silent(self, tier: Tier) -> None:
@@ -145,23 +147,27 @@ class ArchiveActions(QObject):
                                    "network disk not responding?).")
 
     def _confirm(self, suggestions: list[Suggestion], instead: bool, tier: Tier,
-                 problem: object) -> None:
+                 problem: object, note: str = "") -> None:
         if problem:
             self.window.status.setText(f"Nothing was moved: {problem}.")
             return
-        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self.window, tier, instead)
+        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self.window, tier, instead,
+                                note)
         self.window.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
             return
         work = actions_for(suggestions, instead)
-        self._archiving = {i.path: action for s, action in work for i in s.items}
+        self._archiving = work
         self.window.status.setText(f"Archiving to {tier.root}…")
         self.cleaner.archive(work, list(self.ws.inventory.snapshot.roots), tier)  # type: ignore[union-attr]
 
     def _archived(self, result: CleanupResult) -> None:
+        actions = {i.path: action for s, action in self._archiving for i in s.items}
         done = [o for o in result.outcomes if o.done]
-        archived = [o for o in done if self._archiving.get(o.path) == ARCHIVE]
-        self._archiving = {}
+        archived = [o for o in done if actions.get(o.path) == ARCHIVE]
+        run = own_run(result, [s for s, _ in self._archiving], kind="tier")
+        self._archiving = []
+        self.window.journal.own(run)
         link = "stubs" if self.ws.user.archive_link == "stub" else "links"
         if not done:
             text = "Nothing was archived or moved."
@@ -171,8 +177,10 @@ class ArchiveActions(QObject):
             if result.freed is not None:
                 text += f": freed {fmt.size(max(result.freed, 0))} on this disk"
             if len(done) > len(archived):
-                text += (f"; moved {len(done) - len(archived)} to the trash "
-                         f"({fmt.size(result.moved_to_trash)}, still on this disk)")
+                trashed = run.out - {o.path for o in archived}
+                text += (f"; moved {len(trashed)} to the trash "
+                         f"({fmt.size(run.size_of(trashed, self.ws.apparent))}, still on "
+                         "this disk)")
             text += ". Ctrl+Z brings them back."
         if result.skipped:
             text += f" {len(result.skipped)} not moved (hover for why)."

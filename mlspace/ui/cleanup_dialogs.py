@@ -4,6 +4,7 @@ archive run and policy run, each with its own Undo."""
 
 from __future__ import annotations
 
+import html
 import os
 import time
 from collections.abc import Callable
@@ -58,11 +59,13 @@ def actions_for(suggestions: list[Suggestion], instead: bool) -> list[tuple[Sugg
 
 class ConfirmCleanup(QDialog):
     """With ``tier``, the suggestions whose action is "archive" (see actions_for) are said
-    to go there, with the link or stub left behind; the others go to the trash."""
+    to go there, with the link or stub left behind; the others go to the trash. ``note``:
+    what the window has to say first (a plan from a saved scan, read again from the disk,
+    that leaves some of it in place)."""
 
     def __init__(self, suggestions: list[Suggestion], apparent: bool,
                  parent: QWidget | None = None, tier: Tier | None = None,
-                 instead: bool = False) -> None:
+                 instead: bool = False, note: str = "") -> None:
         super().__init__(parent)
         work = actions_for(suggestions, instead) if tier is not None else \
             [(s, TRASH) for s in suggestions]
@@ -77,6 +80,8 @@ class ConfirmCleanup(QDialog):
         head = (f"<h3>{_where_they_go(counts)}</h3>"
                 f"<p><b>{fmt.size(total)}</b> on disk ({fmt.size(apparent_total)} apparent)"
                 f"{_what_it_frees(counts)} {_risk_line(suggestions)}</p>")
+        if note:
+            head += f"<p>{html.escape(note)}</p>"
         if counts[ARCHIVE] and tier is not None:
             head += _about_the_tier(tier)
         for s in suggestions:
@@ -195,8 +200,12 @@ class CleanupHistory(QDialog):
     COLUMNS = ("When", "Kind", "What", "Moved", "Freed", "Now")
 
     def __init__(self, undo: Callable[[str], None], parent: QWidget | None = None,
-                 free: Callable[[CleanupRecord], None] | None = None) -> None:
+                 free: Callable[[CleanupRecord], None] | None = None,
+                 apparent: bool = False) -> None:
+        """``apparent``: what moved is said in the size mode the window shows (what the
+        disk got back is always its own bytes)."""
         super().__init__(parent)
+        self.apparent = apparent
         self.setWindowTitle("Cleanup history")
         self.resize(760, 360)
         layout = QVBoxLayout(self)
@@ -235,7 +244,7 @@ class CleanupHistory(QDialog):
         self.table.clear()
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
-            moved, freed = record_sizes(record)
+            moved, freed = record_sizes(record, self.apparent)
             row = QTreeWidgetItem([when, record_kind(record), record.title, moved,
                                    freed or "—", record_state(record)])
             row.setTextAlignment(3, Qt.AlignmentFlag.AlignRight)

@@ -19,20 +19,22 @@ if TYPE_CHECKING:
     from mlspace.ui.main_window import MainWindow
 
 
-def cleanup_words(result: CleanupResult) -> str:
-    """A cleanup's line in the status bar: what went to the trash is still on this disk
-    (and how to get it back, or free it), what was deleted, what the disk got back."""
+def cleanup_words(result: CleanupResult, moved: int, names: str) -> str:
+    """A cleanup's line in the status bar: what went to the trash (``moved``: its size in
+    the mode the window shows; ``names``: what they are) is still on this disk, and how to
+    get it back or free it; what was deleted, and what the disk got back."""
     parts = []
     trashed = [o for o in result.done if o.went == TO_TRASH]
     if trashed:
-        parts.append(f"Moved {fmt.plural(len(trashed), 'item')} "
-                     f"({fmt.size(result.moved_to_trash)}) to the trash, still on this disk: "
-                     "Ctrl+Z puts them back, Free now… deletes them for good.")
+        them = "it" if len(trashed) == 1 else "them"
+        parts.append(f"Moved {fmt.plural(len(trashed), 'item')} ({fmt.size(moved)}) to the "
+                     f"trash, still on this disk: {names}. Ctrl+Z puts {them} back, Free "
+                     f"now… deletes {them} for good.")
     deleted = [o for o in result.done if o.went == DELETED]
     if result.freed is not None:
-        parts.append(f"Freed {fmt.size(max(result.freed, 0))}"
-                     + (f" ({fmt.plural(len(deleted), 'item')} deleted for good)." if deleted
-                        else "."))
+        parts.append(f"Freed {fmt.size(max(result.freed, 0))} on this disk"
+                     + (f" ({fmt.plural(len(deleted), 'item')} deleted for good: {names})."
+                        if deleted else "."))
     return " ".join(parts) or "Nothing was moved."
 
 

@@ -33,20 +33,23 @@ from PySide6.QtWidgets import (
 )
 
 from mlspace import fmt
-from mlspace.advise import Suggestion
+from mlspace.advise import KeptItem, Suggestion
 from mlspace.demo import is_demo
 from mlspace.index.sniff import saved_scan_format
 from mlspace.scan import ScanOptions, ScanProgress
 from mlspace.ui.archive_actions import ArchiveActions
 from mlspace.ui.charts import AgeChart, CategoryChart, OwnerChart
-from mlspace.ui.cleanup_controller import CleanupController
+from mlspace.ui.cleanup_controller import CleanupController, CleanupResult
 from mlspace.ui.cleanup_dialogs import ConfirmCleanup
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.details import DetailsPanel
 from mlspace.ui.disk_bar import DiskBar
 from mlspace.ui.filter_bar import FilterBar
 from mlspace.ui.free_space import FreeSpaceActions, cleanup_words
+from mlspace.ui.fresh_plan import Replanned
 from mlspace.ui.growth_view import GrowthView
+from mlspace.ui.journal_follow import JournalFollower, named, own_run
+from mlspace.ui.read_again import ReadAgain
 from mlspace.ui.recent_folders import RecentFolders
 from mlspace.ui.report_export import ReportExport
 from mlspace.ui.runs_view import RunsView
@@ -93,6 +96,8 @@ class MainWindow(QMainWindow):
         self._scan_started = 0.0
         self._keep_view = False  # the scan running is a rescan that keeps the view
         self._cleaning: list[Suggestion] = []  # what the running cleanup was asked to do
+        self._stayed: tuple[KeptItem, ...] = ()  # what it left of a saved scan's plan
+        self.read_again = ReadAgain(self)  # a saved scan's plan, planned from the disk
         self._after_rescan = ""  # a cleanup's message, shown when its rescan is done
         self._expanded: set[int] = set()  # the tree's expanded folders (entries)
 
@@ -109,6 +114,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self._views_page())
         self.setCentralWidget(self.tiering.banner.around(self.stack))
         self._make_actions()
+        self.journal = JournalFollower(self)  # what Ctrl+Z undoes; runs made outside
         self._update_scan_actions()
         self._make_toolbar()
         self._make_menus()
@@ -124,6 +130,7 @@ class MainWindow(QMainWindow):
         self.cleaner.cleaned.connect(self._on_cleaned)
         self.cleaner.undone.connect(self._on_undone)
         self.cleaner.failed.connect(self._on_failed)
+        self.cleaner.failed.connect(lambda _: self.journal.resume())
         self.cleaner.progress.connect(
             lambda done, total, path: self.status.setText(
                 f"Moving to the trash: {done}/{total} {os.path.basename(path)}"))
@@ -133,6 +140,7 @@ class MainWindow(QMainWindow):
         self.tiering.start(settings())
         # A broken config.toml may have meant another retention: nothing is freed then.
         self.freeing.start(0 if self.tiering.config_problem else self.ws.user.trash_days)
+        self.journal.start()
 
     # ------------------------------------------------------------------ pages
     def _views_page(self) -> QWidget:
@@ -400,6 +408,7 @@ class MainWindow(QMainWindow):
                      apparent=None if keep else True if demo else None, keep_view=keep,
                      cleanup_off=self.source.cleanup_off(),
                      names_here=self.source.owners_named_here)
+        self.journal.scan_shown(self.source.journal)
         self.apparent_box.setChecked(self.ws.apparent)
         self._update_scan_actions()
         self._show_totals(demo)
@@ -519,12 +528,14 @@ class MainWindow(QMainWindow):
         self.ws.select(self.model.entry(index))
         self.menus.popup(self.tree.viewport().mapToGlobal(pos))  # type: ignore[arg-type]
 
-    def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False) -> None:
+    def confirm_and_clean(self, suggestions: list[Suggestion], archive: bool = False,
+                          replanned: Replanned | None = None) -> None:
         """The one gate of every cleanup. ``archive``: to the cold tier instead of the trash
-        (archive suggestions always go there)."""
+        (archive suggestions always go there). A plan from an opened saved scan is planned
+        again from the disk first (``replanned``: what that left, mlspace.ui.fresh_plan)."""
         if self.ws.inventory is None:
             return
-        if self.cleaner.running:
+        if self.cleaner.running or self.read_again.running:
             self.status.setText("Wait for the running cleanup to finish (or cancel its copy).")
             return
         if self.scanner.running:
@@ -534,32 +545,49 @@ class MainWindow(QMainWindow):
         if refused:  # the menus and the panel say so already: this is the one gate
             self.status.setText(f"Nothing was moved: {refused}.")
             return
-        if archive or self.tiering.archives(suggestions):
-            self.tiering.confirm_and_archive(suggestions, archive)
+        if replanned is None and self.read_again.needed():
+            self.read_again.start(suggestions, archive)
             return
-        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self)
+        note = replanned.note() if replanned is not None else ""
+        if archive or self.tiering.archives(suggestions):
+            self.tiering.confirm_and_archive(suggestions, archive, note)
+            return
+        dialog = ConfirmCleanup(suggestions, self.ws.apparent, self, note=note)
         self.last_dialog = dialog
         if dialog.exec() != ConfirmCleanup.DialogCode.Accepted:
+            if replanned is not None:  # the status said the records were being read
+                self.status.setText("Cancelled: nothing was moved.")
             return
         self._cleaning = list(suggestions)
+        self._stayed = replanned.stays if replanned is not None else ()
         self.cleaner.clean(suggestions, list(self.ws.inventory.snapshot.roots),
                            free_now=dialog.free_now.isChecked())
 
     def _on_cleaned(self, result: object) -> None:
         """Every view follows from the workspace: tell it what went. A cleanup that wrote
         archives, or took what the classifier read, needs a rescan first."""
-        done = [o.path for o in result.outcomes if o.done]  # type: ignore[attr-defined]
-        skipped = result.skipped  # type: ignore[attr-defined]
+        assert isinstance(result, CleanupResult)
+        done = [o.path for o in result.outcomes if o.done]
+        skipped = result.skipped
         archived = {i.path for s in self._cleaning if s.archive for i in s.items}
+        run = own_run(result, self._cleaning)
         self._cleaning = []
+        self.journal.own(run)
         exact = self.ws.mark_removed(done)
-        text = cleanup_words(result)
+        text = cleanup_words(result, run.size_of(run.out, self.ws.apparent), named(done))
+        stayed, self._stayed = self._stayed, ()
+        if stayed:
+            one = len(stayed) == 1
+            text += (f" {named([k.path for k in stayed])}, which the saved scan suggested, "
+                     f"stayed: the records on disk do not suggest {'it' if one else 'them'}.")
         if skipped:
-            text += f" {len(skipped)} skipped (hover for why)."
+            reasons = {o.reason for o in skipped}
+            why = f": {reasons.pop()}" if len(reasons) == 1 else " (hover for why)"
+            text += f" {len(skipped)} skipped{why}."
             self.status.setToolTip("\n".join(f"{o.path}: {o.reason}" for o in skipped))
-        if result.stopped:  # type: ignore[attr-defined]
+        if result.stopped:
             QMessageBox.warning(self, "mlspace", f"The cleanup stopped early: "
-                                f"{result.stopped}.\n\nWhat moved can be put back with "  # type: ignore[attr-defined]
+                                f"{result.stopped}.\n\nWhat moved can be put back with "
                                 "Ctrl+Z.")
         self._finish(text, rescan=not exact or bool(archived & set(done)))
 
@@ -596,34 +624,45 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Scan saved to {path}{moved}")
 
     def undo_last_cleanup(self) -> None:
-        from mlspace.act import last_undoable
-
+        """Ctrl+Z: undo the run the Edit menu names, the newest the window has shown (a run
+        made outside the window is shown first, mlspace.ui.journal_follow)."""
         if self.scanner.running:
             self.status.setText("Wait for the scan to finish, then undo.")
             return
-        last = last_undoable()
-        if last is None:
+        if self.cleaner.running:
+            self.status.setText("Wait for the running cleanup to finish, then undo.")
+            return
+        target = self.journal.undo_target()
+        if target is None:
             self.status.setText("Nothing to undo.")
             return
-        self.cleaner.undo(last.id)
+        self.cleaner.undo(target.id)
 
     def show_history(self) -> None:
         from mlspace.ui.cleanup_dialogs import CleanupHistory
 
         self.history_dialog = CleanupHistory(self.cleaner.undo, self,
-                                             free=self.freeing.free_cleanup)
+                                             free=self.freeing.free_cleanup,
+                                             apparent=self.ws.apparent)
         self.history_dialog.open()
 
-    def _on_undone(self, cleanup_id: str, results: object) -> None:
+    def _on_undone(self, cleanup_ids: str, results: object) -> None:
+        """What came back, by name; what could not, with why on hover."""
         back = [r.path for r in results if r.restored_to == r.path]  # type: ignore[attr-defined]
         beside = [r for r in results  # type: ignore[attr-defined]
                   if r.restored_to is not None and r.restored_to != r.path]
         failed = [r for r in results if r.restored_to is None]  # type: ignore[attr-defined]
+        self.journal.own_undo(cleanup_ids.split(", "), {*back, *(r.path for r in beside)})
         exact = self.ws.mark_removed(back, removed=False)
-        text = f"Put back {fmt.plural(len(back) + len(beside), 'item')} from the trash."
+        restored = [*back, *(r.restored_to for r in beside)]
+        text = f"Put back {fmt.plural(len(restored), 'item')} from the trash" + \
+            (f": {named(restored)}." if restored else ".")
+        tips = [f"back: {p}" for p in back] + \
+            [f"back beside: {r.path} as {r.restored_to}" for r in beside]
         if failed:
             text += f" {len(failed)} could not be restored (hover for why)."
-            self.status.setToolTip("\n".join(f"{r.path}: {r.reason}" for r in failed))
+            tips += [f"{r.path}: {r.reason}" for r in failed]
+        self.status.setToolTip("\n".join(tips))
         self._finish(text, rescan=not exact or bool(beside))
 
     def copy_selected_path(self) -> None:
@@ -658,11 +697,13 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.ws.redraws.drop()  # nothing may start a thread once those below have ended
+        self.journal.stop()
         self.scanner.stop()
         self.cleaner.cancel()  # a copy to or from the cold tier is rolled back at once
         self.cleaner.wait(30_000)  # let a cleanup finish its current item and journal line
         self.saver.wait()  # a saved scan is moved in place whole, or not at all
         self.growth.wait()  # a thread still reading the history would take the app down
+        self.read_again.wait()
         self.reports.wait()
         self.disk_bar.wait()
         store = settings()

@@ -30,6 +30,7 @@ from mlspace.index.here import folders_not_here
 from mlspace.index.info import ScanInfo
 from mlspace.index.saved import SavedScan
 from mlspace.scan import Snapshot
+from mlspace.ui.journal_watch import Journal
 from mlspace.ui.threads import finish_thread, start_in_thread
 from mlspace.ui.window_settings import settings
 
@@ -47,7 +48,9 @@ class ScanSource:
     """Where the scan on screen comes from. ``file`` is the saved scan it was read from
     ('' for a scan made now); ``not_here`` its folders not on this machine, with why;
     ``names_only`` says it was classified from names alone (an ncdu export); ``note`` is
-    what the worker has to tell besides (a scan it could not keep in the history)."""
+    what the worker has to tell besides (a scan it could not keep in the history);
+    ``journal`` the cleanup journal as it stood when the scan began (what the scan saw
+    moved already: mlspace.ui.journal_follow; None when it could not be read)."""
 
     info: ScanInfo
     roots: tuple[str, ...]
@@ -55,6 +58,7 @@ class ScanSource:
     not_here: Mapping[str, str] = field(default_factory=dict)
     names_only: bool = False
     note: str = ""
+    journal: Journal | None = None
 
     @classmethod
     def made_now(cls, snapshot: Snapshot) -> ScanSource:
@@ -94,12 +98,12 @@ class ScanSource:
         return f"scan of {where}, {'made just now' if age == 'just now' else age + ' old'}"
 
 
-def opened_source(saved: SavedScan) -> ScanSource:
+def opened_source(saved: SavedScan, journal: Journal | None) -> ScanSource:
     """What an opened saved scan is, for the title and the cleanups. Looks for its folders
     on this machine: call it off the GUI thread."""
     roots = tuple(saved.snapshot.roots)
     return ScanSource(saved.info, roots, saved.path, folders_not_here(saved.info, roots),
-                      names_only=saved.saved_inventory is None)
+                      names_only=saved.saved_inventory is None, journal=journal)
 
 
 def keep_in_history(inventory: Inventory, info: ScanInfo) -> str:

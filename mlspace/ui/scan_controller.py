@@ -24,6 +24,7 @@ from mlspace.owners import learn_names, owners_of
 from mlspace.scan import ScanOptions, scan
 from mlspace.scan.hardlinks import pinned
 from mlspace.ui.collector import spare_long_lived
+from mlspace.ui.journal_watch import read_journal
 from mlspace.ui.saved_scans import ScanSource, keep_in_history, opened_source
 from mlspace.ui.threads import finish_thread, start_in_thread
 
@@ -63,6 +64,7 @@ class _ScanJob(QObject):
             # compete with the workers and the GUI for the CPU, and the window would stutter
             # (10 ms heartbeat gaps of 120 ms instead of under 80) for the same total time.
             rules = load_rules().compile()
+            journal = read_journal()  # before the walk: what moved after it began is news
             started = time.time()
             snapshot = scan(self.paths, self.options, progress=self.progress.emit,
                             cancelled=self.cancel.is_set)
@@ -72,7 +74,7 @@ class _ScanJob(QObject):
             inventory = classify(snapshot, rules)
             info = ScanInfo.here(started, options=self.options)
             source = ScanSource(info, tuple(snapshot.roots),
-                                note=keep_in_history(inventory, info))
+                                note=keep_in_history(inventory, info), journal=journal)
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
             self.finished.emit(*prepared(inventory), source)
         except Exception:  # report, never crash the app from a worker thread
@@ -96,12 +98,13 @@ class _OpenJob(QObject):
         from mlspace.index.saved import open_saved
 
         try:
+            journal = read_journal()
             saved = open_saved(self.path)
             if self.cancel.is_set():
                 self.refused.emit("")
                 return
             inventory = saved.inventory(load_rules().compile())
-            self.finished.emit(*prepared(inventory), opened_source(saved))
+            self.finished.emit(*prepared(inventory), opened_source(saved, journal))
         except CannotOpen as err:
             self.refused.emit(str(err))
         except Exception as err:  # a file the readers let through: still a message

@@ -296,6 +296,10 @@ class Workspace(QObject):
         self.replan()
         return exact and not (removed and self._records_gone(paths))
 
+    def in_trash(self, path: str) -> bool:
+        """Did the window see ``path`` go to the trash since the scan (and not come back)?"""
+        return path in self._gone
+
     def _touch(self, folders: set[str]) -> None:
         """Moving an entry in or out of a folder changes the folder's own time: read it
         again (one lstat per folder), so "Modified" shows what a scan would."""

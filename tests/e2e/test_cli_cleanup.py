@@ -92,9 +92,20 @@ def test_clean_with_unknown_id_explains(tmp_path: Path) -> None:
     assert "no such suggestion now" in result.stderr
 
 
-def test_undo_with_nothing_to_undo() -> None:
+def test_undo_with_nothing_to_undo_says_so_and_succeeds(tmp_path: Path) -> None:
+    """Nothing to undo is a state, not bad usage (2): it says so and exits 0, as an undo of
+    a cleanup undone already does; a script's `mlspace undo || alert` stays quiet."""
     result = mlspace("undo")
-    assert result.returncode == 2 and "nothing to undo" in result.stderr
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith("Nothing to undo: no cleanup has anything in the trash")
+    root = generate(tmp_path / "ws")
+    caches = next(s for s in json.loads(mlspace("plan", str(root), "--format",
+                                                "json").stdout)["suggestions"]
+                  if s["policy"] == "datasets-cache")
+    assert mlspace("clean", str(root), "--apply", caches["id"], "--yes").returncode == 0
+    assert mlspace("undo").returncode == 0
+    again = mlspace("undo")
+    assert again.returncode == 0 and again.stdout.startswith("Nothing to undo")
 
 
 def test_keep_for_one_run(tmp_path: Path) -> None:

@@ -35,6 +35,23 @@ def test_an_unknown_flag_shows_its_commands_usage(tmp_path: Path) -> None:
     assert "unrecognized arguments: --bogus" in result.stderr
 
 
+def test_the_cli_names_what_stays_by_name_as_the_app_does(tmp_path: Path) -> None:
+    """`plan` and `clean` say which checkpoint is the best and which the latest, by name;
+    they said "nor the latest 2 (highest step (12000))" and never named the best."""
+    root = generate(tmp_path / "ws")
+    run = root / "outputs" / "bert-large-lr3e-4"
+    plan = mlspace("plan", str(root)).stdout
+    assert "((" not in plan and "))" not in plan
+    assert ("Kept: checkpoint-12000 — the latest: highest step (12000); checkpoint-11000 — "
+            "one of the latest 2; checkpoint-7000 — the best eval_loss 1.82: "
+            "trainer_state.json best_model_checkpoint.") in plan
+    retention = next(line.split()[0] for line in plan.splitlines()
+                     if line.endswith("Keep best 1 + latest 2 of bert-large-lr3e-4"))
+    clean = mlspace("clean", str(root), "--apply", retention, "--dry-run").stdout
+    assert f"stays: {run / 'checkpoint-7000'} — the best eval_loss 1.82" in clean
+    assert f"stays: {run / 'checkpoint-12000'} — the latest" in clean
+
+
 def test_clean_does_not_print_plans_hints(tmp_path: Path) -> None:
     root = generate(tmp_path / "ws")
     plan = mlspace("plan", str(root))

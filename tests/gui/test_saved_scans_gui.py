@@ -350,3 +350,76 @@ def test_open_scan_starts_where_a_scan_was_last_saved(window: MainWindow, qtbot:
     monkeypatch.setattr(QFileDialog, "getOpenFileName", cancel)
     window.open_scan_action.trigger()
     assert started == [str(kept)]
+
+
+def forged_best(root: Path, target: Path, run: str, best: str) -> Path:
+    """A saved scan of ``root`` whose series record for ``run`` names ``best`` the best
+    (as a colleague's file on a shared volume may say), its rows all real."""
+    inventory = classify(scan([str(root)], ScanOptions(workers=1)))
+    series = next(s for s in inventory.series if s.path == str(root / run))
+    ids = {inventory.artifact_by_id[m].name: m for m in series.members}
+    forged = dataclasses.replace(series, best=ids[best], protected=tuple(
+        ids[best] if p == series.best else p for p in series.protected))
+    inventory = dataclasses.replace(inventory, series=tuple(
+        forged if s is series else s for s in inventory.series))
+    write_parquet(str(target), inventory, ScanInfo.here(time.time()))
+    return target
+
+
+def test_a_saved_scans_records_never_decide_what_the_app_trashes(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """The file names checkpoint-1000 best; trainer_state.json on disk names
+    checkpoint-7000. The cleanup planned from the file is planned again from the disk
+    before the confirmation: the true best stays, and the confirmation says why; what both
+    plans suggest goes."""
+    root = generate(tmp_path / "lab")
+    run = root / RUN
+    saved = forged_best(root, tmp_path / "shared.parquet", RUN, "checkpoint-1000")
+    window = new_window(qtbot)
+    open_in(window, qtbot, saved)
+    actions = right_click_row(window, str(run))
+    keep = next(a for a in actions if a.text().startswith("Keep best 1 + latest 2"))
+    shown = next(s for s in window.ws.plan.suggestions if s.title.startswith("Keep best 1")
+                 and s.folder == str(run))
+    assert str(run / "checkpoint-7000") in shown.paths  # what the file's records say
+    confirm_when_asked(window)
+    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+        keep.trigger()
+    assert (run / "checkpoint-7000").is_dir()  # the best on disk stays
+    assert (run / "checkpoint-1000").is_dir()  # the file kept it, so nothing decided it goes
+    assert not (run / "checkpoint-2000").exists()  # both plans suggest it
+    dialog = window.last_dialog
+    listed = [dialog.paths.item(i).text() for i in range(dialog.paths.count())]
+    assert any("stays: checkpoint-7000 — the best eval_loss 1.82" in t for t in listed)
+    assert not any(t.strip().endswith("checkpoint-7000 · step 7000 · eval_loss 1.82")
+                   for t in listed)
+    assert any(t.endswith("stays: checkpoint-1000 — the saved scan's plan keeps it (the "
+                          "records on disk do not)") for t in listed)
+    assert ("the records on disk were read again first: 1 item it suggested stays: "
+            "checkpoint-7000 — the best eval_loss 1.82.") in dialog.summary.text()
+    assert window.status.text().endswith(
+        "checkpoint-7000, which the saved scan suggested, stayed: the records on disk do not "
+        "suggest it.")
+
+
+def test_nothing_moves_when_the_disk_suggests_none_of_a_saved_scans_plan(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A saved plan of which the disk suggests nothing any more (augmented copies written
+    again since) is refused before any confirmation, saying why."""
+    root = generate(tmp_path / "lab")
+    saved = save_parquet(root, tmp_path / "lab.parquet")
+    monkeypatch.setattr(ConfirmCleanup, "exec", lambda self: pytest.fail("confirmation"))
+    window = new_window(qtbot)
+    open_in(window, qtbot, saved)
+    copies = next(s for s in window.ws.plan.suggestions if s.policy == "augmented-copies")
+    for folder in copies.paths:
+        os.utime(next(p for p in Path(folder).rglob("*") if p.is_file()))  # written anew
+    before = tree_digest(root)
+    window.confirm_and_clean([copies])
+    qtbot.waitUntil(lambda: window.status.text().startswith("Nothing was moved"),
+                    timeout=30_000)
+    assert window.status.text().startswith(
+        "Nothing was moved: read again from the disk, the records do not suggest it now "
+        "(the saved scan did). ")
+    assert f"{copies.paths[0]}: not suggested now" in window.status.toolTip()
+    assert tree_digest(root) == before

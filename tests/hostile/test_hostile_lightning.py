@@ -118,7 +118,7 @@ def test_a_k_below_the_tools_set_for_this_run_releases_the_worse_top_k(tmp_path:
     assert _suggested_names(folder, plan) == {"epoch=1-step=4.ckpt"}
     assert retention.risk == REVIEW
     assert "fewer of version_0 than the tool keeps itself" in retention.reason
-    assert "epoch=3-step=8.ckpt (the latest" in retention.reason
+    assert "epoch=3-step=8.ckpt — the latest" in retention.reason
     plan = advise(inv, AdviceSettings(keep_per_series={series.id: (2, 1)}))  # K = k
     assert _suggested_names(folder, plan) == set()
 
@@ -237,8 +237,8 @@ def test_metric_less_names_with_no_readable_record_are_for_review(tmp_path: Path
     assert _suggested_names(folder, plan) == {f"epoch={e}-step={2 * e + 2}.ckpt"
                                               for e in range(4)}
     assert "save_top_k=k) keeps only its best k" in retention.reason
-    assert "Kept: epoch=5-step=12.ckpt (one of the latest 2); epoch=4-step=10.ckpt (one of " \
-           "the latest 2); last.ckpt (the latest, last.ckpt: named last by the tool)" \
+    assert "Kept: epoch=5-step=12.ckpt — one of the latest 2; epoch=4-step=10.ckpt — one of " \
+           "the latest 2; last.ckpt — the latest: last.ckpt: named last by the tool" \
            in retention.reason
 
 
