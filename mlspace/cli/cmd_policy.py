@@ -39,7 +39,7 @@ def cmd_policy(args: argparse.Namespace) -> int:
         try:
             checked = policy.load(args.path)
         except policy.PolicyError as err:
-            print(f"mlspace: bad policy: {err}", file=sys.stderr)
+            print(f"mlspace: {_policy_problem(err)}", file=sys.stderr)
             return EXIT_USAGE
         print(f"{args.path}: {len(checked.rules)} rules, OK")
         return EXIT_OK
@@ -57,14 +57,40 @@ def cmd_policy(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _policy_problem(err: Exception) -> str:
+    from mlspace.act.policy import UntrustedPolicy
+
+    return f"not using the policy: {err}" if isinstance(err, UntrustedPolicy) else \
+        f"bad policy: {err}"
+
+
 def _policy_file(args: argparse.Namespace) -> str:
+    """The policy to apply: --policy, else the workspace's own, else the user's.
+
+    Without --policy, a workspace's policy another user made (a shared, world-writable
+    workspace) is no instruction of the user's: it is passed over with the reason and the
+    user's own ``policy.toml`` is used, so a neighbour can neither steer nor stop the
+    nightly run. A policy that is the user's but that others could have changed (loose
+    permissions on it or a folder above it) stops the run instead: the user meant it to
+    apply here, and falling back to another policy could remove what this one keeps."""
+    from mlspace import trust
     from mlspace.config import config_dir
 
     if args.policy:
         return str(args.policy)
     for candidate in (Path(args.paths[0]) / POLICY_NAME, config_dir() / "policy.toml"):
-        if candidate.is_file():
-            return str(candidate)
+        if not os.path.lexists(candidate):
+            continue
+        try:
+            trust.check_file(candidate)
+        except trust.Untrusted as err:
+            if not err.foreign:
+                raise UsageError(f"not using the policy: {err}") from None
+            print(f"mlspace: passed over a policy: {err}", file=sys.stderr)
+            continue
+        except trust.Unreadable:
+            pass  # policy.load() says what is wrong with it
+        return str(candidate)
     raise UsageError(f"no policy: pass --policy FILE, or write one with `mlspace policy init "
                      f"{args.paths[0]}`")
 
@@ -79,7 +105,7 @@ def cmd_apply_policy(args: argparse.Namespace) -> int:
     try:
         chosen_policy = policy.load(policy_file)
     except policy.PolicyError as err:
-        print(f"mlspace: bad policy: {err}", file=sys.stderr)
+        print(f"mlspace: {_policy_problem(err)}", file=sys.stderr)
         return EXIT_USAGE
     if args.report:
         try:
