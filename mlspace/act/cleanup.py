@@ -24,6 +24,7 @@ from mlspace.act.journal import (
     Journal,
     JournalUnavailable,
     run_title,
+    unusable_reason,
 )
 from mlspace.act.journal import history as journal_history
 from mlspace.act.journal import load as journal_load
@@ -181,7 +182,7 @@ def undo(cleanup_id: str, beside: bool = False, progress: Progress | None = None
     archived items copied back from the cold tier (the trash no longer had them)."""
     loaded = journal_load(cleanup_id)
     if loaded is None:
-        raise KeyError(f"no cleanup {cleanup_id!r} in the journal")
+        raise KeyError(unusable_reason(cleanup_id))
     record, journal = loaded
     if not trash.CAN_RESTORE:
         raise NotImplementedError("restoring from the trash is supported on Linux only; put "

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import UsageError, exit_code_for
-from mlspace.cli.output import output_stream, wants_json
+from mlspace.cli.output import output_stream, tell_skipped, wants_json
 from mlspace.cli.sources import scan_and_classify
 
 if TYPE_CHECKING:
@@ -101,7 +101,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise UsageError(str(err)) from None
     snapshot, inventory, plan = plan_from_args(args)
-    text = render(build_report(inventory, plan, apparent=args.apparent))  # before the file
+    report = build_report(inventory, plan, apparent=args.apparent)
+    tell_skipped(list(report.skipped))
+    text = render(report)  # before the file
     with output_stream(args.output) as out:
         out.write(text)
     print(f"Report written to {args.output}")

@@ -14,7 +14,7 @@ from typing import Any
 from mlspace import fmt
 from mlspace.cli.cmd_archive import print_settled, report_result, require_folders, user_settings
 from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError, exit_code_for
-from mlspace.cli.output import output_stream
+from mlspace.cli.output import output_stream, tell_skipped
 from mlspace.cli.sources import scan_and_classify
 from mlspace.cli.terminal import CopyMeter, confirm
 
@@ -23,11 +23,13 @@ POLICY_NAME = "mlspace-policy.toml"
 
 def cmd_policy(args: argparse.Namespace) -> int:
     from mlspace.act import policy
-    from mlspace.act.journal import policy_runs
+    from mlspace.act.journal import read_policy_runs
     from mlspace.config import config_dir
 
     if args.action == "runs":
-        for run in policy_runs():
+        runs, problems = read_policy_runs()
+        tell_skipped(problems)
+        for run in runs:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.get("time", 0)))
             print(f"{when}  exit {run.get('exit_code')}  {fmt.size(run.get('freed', 0)):>10}  "
                   f"{run.get('moved_items', 0)} moved, {run.get('skipped_items', 0)} skipped  "

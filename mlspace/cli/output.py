@@ -119,3 +119,10 @@ def discard_stdout() -> None:
     """The reader of stdout went away (``| head`` has what it wanted): what is still
     written goes to /dev/null, so neither this nor the interpreter's final flush fails."""
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def tell_skipped(problems: list[str]) -> None:
+    """What a command left out of mlspace's own stores (a damaged journal file, a folder
+    others could write), one ``mlspace: ...`` line each on stderr."""
+    for problem in problems:
+        print(f"mlspace: {problem}", file=sys.stderr)

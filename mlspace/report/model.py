@@ -10,7 +10,7 @@ import platform
 import time
 from dataclasses import dataclass
 
-from mlspace.act import history
+from mlspace.act.journal import read_history
 from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
@@ -28,6 +28,9 @@ DAY = 86400.0
 @dataclass(frozen=True)
 class Report:
     data: dict  # the JSON document; every renderer reads only this
+    #: What of mlspace's own stores could not be used for it (a damaged journal file),
+    #: a sentence each, for the command to tell; the report leaves it out.
+    skipped: tuple[str, ...] = ()
 
 
 def build_report(inv: Inventory, plan: Plan, now: float | None = None,
@@ -65,10 +68,11 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         record["latest"] = latest_ckpt.name if latest_ckpt else None
         record["latest_step"] = latest_ckpt.step if latest_ckpt else None
         runs.append(record)
+    journal, skipped = read_history()
     cleanups = [{"id": c.id, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(c.created)),
                  "title": c.title, "freed": c.freed, "items": len(c.items),
                  "undone": c.undone, "roots": list(c.roots)}
-                for c in history() if _under(c.roots, snap.roots)]
+                for c in journal if _under(c.roots, snap.roots)]
     data = {
         "version": 1,
         "sizes": "apparent" if apparent else "on disk",  # what the HTML and Markdown show
@@ -110,7 +114,7 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         "cleanups": cleanups,
         "growth": growth_record(inv, scanned_at),
     }
-    return Report(data)
+    return Report(data, tuple(skipped))
 
 
 def _under(cleaned: list[str], roots: tuple[str, ...]) -> bool:
