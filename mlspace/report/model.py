@@ -16,6 +16,7 @@ from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
 from mlspace.paths import within
 from mlspace.report.growth import growth_record
+from mlspace.report.once import own_sizes
 from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
 
@@ -49,12 +50,17 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
     best = {s.best for s in inv.series if s.best}
     latest = {s.latest for s in inv.series if s.latest}
     measure = "apparent_size" if apparent else "disk_usage"
+    own = own_sizes(inv)  # each byte under one item and category (mlspace.report.once)
     artifacts = []
-    for a in sorted(inv.artifacts, key=lambda a: -getattr(a, measure)):
+    for i, a in enumerate(inv.artifacts):
         record = artifact_record(a)
-        record.update(age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
+        record.update(disk_usage=own.disk[i], apparent_size=own.apparent[i],
+                      files=own.files[i], whole_disk_usage=a.disk_usage,
+                      whole_apparent_size=a.apparent_size,
+                      age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
                       is_latest=a.id in latest, suggestion_id=suggestion_of.get(a.path))
         artifacts.append(record)
+    artifacts.sort(key=lambda r: (-r[measure], r["path"]))
     runs = []
     for r in sorted(inv.runs, key=lambda r: -getattr(r, measure)):
         record = run_record(r)
@@ -99,6 +105,9 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
                                       for c in ORDER}}
             for i, b in enumerate(BUCKETS)
         ],
+        "outside_artifacts": {c.id: {"disk_usage": own.rest[c][0],
+                                     "apparent_size": own.rest[c][1], "files": own.rest[c][2]}
+                              for c in ORDER},
         "runs": runs,
         "series": [series_record(s, inv) for s in inv.series],
         "top_artifacts": artifacts[:TOP_ARTIFACTS],
