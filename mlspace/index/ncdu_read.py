@@ -102,10 +102,9 @@ def _inflate(path: str) -> bytearray:
     gzip reads them."""
     out = bytearray()
     member = zlib.decompressobj(_GZIP_WBITS)
-    taken, ended = 0, False
+    taken, ended = 0, False  # compressed bytes inflated so far
     try:
         for block in iter_blocks(path, 1 << 20):
-            taken += len(block)
             data = block
             while True:
                 if ended:
@@ -117,11 +116,13 @@ def _inflate(path: str) -> bytearray:
                     member, ended = zlib.decompressobj(_GZIP_WBITS), False
                 chunk = member.decompress(data, _CHUNK)
                 out += chunk
+                left = member.unused_data if member.eof else member.unconsumed_tail
+                taken += len(data) - len(left)
                 _check_inflated(len(out), taken)
                 if member.eof:
-                    ended, data = True, member.unused_data
+                    ended, data = True, left
                     continue
-                data = member.unconsumed_tail
+                data = left
                 if not data and len(chunk) < _CHUNK:
                     break  # wants the next block
     except zlib.error as err:
