@@ -158,27 +158,25 @@ def _neighbour(*writes: Callable[[], object]) -> list[str]:
     return as_user(NEIGHBOUR, work)
 
 
-def _put(path: Path, text: str) -> Callable[[], None]:
-    """Write ``path``, replacing whatever is there (a rename, as a folder that others can
-    write lets anyone do, even over the user's own file)."""
+def _in_place(path: Path, make: Callable[[Path], object]) -> Callable[[], None]:
+    """A write of the neighbour's: ``make`` it beside ``path``, then rename it over
+    whatever is there (as a folder that others can write lets anyone do, even over the
+    user's own file)."""
     def write() -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         staged = path.with_name(f".{path.name}.{NEIGHBOUR}")
-        staged.write_text(text)
+        make(staged)
         os.replace(staged, path)
     write.__name__ = str(path)
     return write
+
+
+def _put(path: Path, text: str) -> Callable[[], None]:
+    return _in_place(path, lambda staged: staged.write_text(text))
 
 
 def _fifo(path: Path) -> Callable[[], None]:
-    """A FIFO at ``path``, in place of whatever is there (as _put)."""
-    def write() -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        staged = path.with_name(f".{path.name}.{NEIGHBOUR}")
-        os.mkfifo(staged)
-        os.replace(staged, path)
-    write.__name__ = str(path)
-    return write
+    return _in_place(path, os.mkfifo)
 
 
 def _planted_journal(you: You, workspace: Path, decoy: Path) -> str:
