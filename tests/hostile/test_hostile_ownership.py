@@ -18,7 +18,7 @@ from cleanup_helpers import tree_digest
 from hostile_helpers import NEIGHBOUR, as_user, assert_clean_run, mlspace_cli
 from workspaces import hf_run
 
-from mlspace.config import config_dir
+from mlspace.config import Settings, config_dir, load_settings, save_settings
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: switches uid")
 
@@ -219,3 +219,17 @@ def test_rules_another_user_wrote_are_not_used(tmp_path: Path) -> None:
     assert_clean_run(result)
     assert f"{rules} belongs to uid {NEIGHBOUR}, not to you" in result.stderr
     assert '"cache": {\n   "disk_usage": 0' in result.stdout
+
+
+def test_saving_settings_writes_through_the_dotfiles_link(tmp_path: Path) -> None:
+    """The app's Settings dialog saves config.toml: the link stays a link, and the file in
+    the dotfiles repository gets the change."""
+    dotfiles = tmp_path / "dotfiles" / "config.toml"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('archive_link = "symlink"\n')
+    link = config_dir() / "config.toml"
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(dotfiles)
+    save_settings(Settings(archive_link="stub"))
+    assert link.is_symlink() and load_settings().archive_link == "stub"
+    assert 'archive_link = "stub"' in dotfiles.read_text()
