@@ -132,10 +132,10 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
             lines.append(f"{f.name} = {int(value) if value == int(value) else value!r}")
     text = "\n".join(lines) + "\n"
     path = _through_link(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    trust.make_folders(path.parent)
     partial = path.with_name(f".{path.name}.partial")
     try:
-        with open(partial, "w", encoding="utf-8") as f:
+        with open(partial, "w", encoding="utf-8", opener=trust.private_opener) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

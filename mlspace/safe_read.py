@@ -46,7 +46,7 @@ class Unreadable(Exception):
 NOT_THERE = "no longer there"
 
 
-def _reason(err: OSError) -> str:
+def os_reason(err: OSError) -> str:
     if err.errno == errno.ENOENT:
         return NOT_THERE
     if err.errno in (errno.EACCES, errno.EPERM):
@@ -76,7 +76,7 @@ def open_regular(path: str, *, max_size: int | None = None, dir_fd: int | None =
     try:
         before = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
+        raise Unreadable(os_reason(err)) from None
     if (why := not_regular(before.st_mode)) is not None:
         raise Unreadable(why)
     if max_size is not None and before.st_size > max_size:
@@ -84,7 +84,7 @@ def open_regular(path: str, *, max_size: int | None = None, dir_fd: int | None =
     try:
         fd = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
+        raise Unreadable(os_reason(err)) from None
     try:
         info = os.fstat(fd)
         if (why := not_regular(info.st_mode)) is not None:
@@ -107,7 +107,7 @@ def _read_up_to(fd: int, limit: int) -> bytes:
             blocks.append(block)
             left -= len(block)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
+        raise Unreadable(os_reason(err)) from None
     return b"".join(blocks)
 
 
@@ -133,7 +133,7 @@ def read_tail(path: str, length: int, *, verify: Verify | None = None) -> bytes:
         try:
             os.lseek(fd, max(0, info.st_size - length), os.SEEK_SET)
         except OSError as err:
-            raise Unreadable(_reason(err)) from None
+            raise Unreadable(os_reason(err)) from None
         return _read_up_to(fd, length)
 
 

@@ -27,6 +27,8 @@ Where the platform has no owners and modes (Windows), only the bounded reading r
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import shlex
 import stat
@@ -37,6 +39,7 @@ from mlspace.safe_read import (
     Unreadable,
     Verify,
     not_regular,
+    os_reason,
     read_bytes,
     read_tail,
 )
@@ -74,10 +77,48 @@ def owner_words(uid: int) -> str:
         return f"uid {uid}"
 
 
-def _writers(mode: int) -> str:
-    both = stat.S_IWGRP | stat.S_IWOTH
-    return "group and others" if mode & both == both else \
-        "its group" if mode & stat.S_IWGRP else "others"
+def _loose(st: os.stat_result) -> int:
+    """The write bits of ``st`` that let someone else write: others' always; the group's
+    unless the group is the owner's alone (see _owners_own_group)."""
+    bits = st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    if bits & stat.S_IWGRP and _owners_own_group(st.st_gid, st.st_uid):
+        bits &= ~stat.S_IWGRP
+    return bits
+
+
+@functools.lru_cache(maxsize=64)
+def _owners_own_group(gid: int, uid: int) -> bool:
+    """Is ``gid`` a user private group of ``uid``: a group whose one member is that user?
+    Debian, Ubuntu and Fedora give every user one, with a umask of 002, so the files a user
+    makes are group-writable by nobody else. Debian's OpenSSH allows these the same way:
+    no supplementary member but the owner, and no other user with it as primary group."""
+    try:
+        import grp
+        import pwd
+
+        group, owner = grp.getgrgid(gid), pwd.getpwuid(uid)
+        if any(name != owner.pw_name for name in group.gr_mem):
+            return False
+        primary = [user.pw_uid for user in pwd.getpwall() if user.pw_gid == gid]
+    except (ImportError, KeyError, OSError):
+        return False
+    return bool(primary or group.gr_mem) and all(user == uid for user in primary)
+
+
+def _writers(bits: int, st: os.stat_result) -> str:
+    """Who else may write, in words: "the group users and others"."""
+    group = f"the group {_group_words(st.st_gid)}"
+    return f"{group} and others" if bits & stat.S_IWGRP and bits & stat.S_IWOTH else \
+        group if bits & stat.S_IWGRP else "others"
+
+
+def _group_words(gid: int) -> str:
+    try:
+        import grp
+
+        return grp.getgrgid(gid).gr_name
+    except (ImportError, KeyError):
+        return f"gid {gid}"
 
 
 def _cmd(path: str) -> str:
@@ -95,8 +136,8 @@ def _check_file(shown: str, real: str, st: os.stat_result) -> None:
         raise Untrusted(f"{shown} belongs to {owner_words(st.st_uid)}, not to you: mlspace "
                         "takes no instructions from, and keeps no records in, a file "
                         "another user can change", foreign=True)
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise Untrusted(f"{shown} can be changed by {_writers(st.st_mode)} (mode "
+    if bits := _loose(st):
+        raise Untrusted(f"{shown} can be changed by {_writers(bits, st)} (mode "
                         f"{stat.S_IMODE(st.st_mode):04o}), so someone else could change what it "
                         f"says; fix it with {_cmd(real)}")
 
@@ -107,8 +148,8 @@ def _check_store(path: str, st: os.stat_result) -> None:
         raise Untrusted(f"{path} belongs to {owner_words(st.st_uid)}, not to you: mlspace "
                         "keeps no records in a folder another user controls; move it "
                         "aside and mlspace makes a new one")
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise Untrusted(f"{path} can be written by {_writers(st.st_mode)} (mode "
+    if bits := _loose(st):
+        raise Untrusted(f"{path} can be written by {_writers(bits, st)} (mode "
                         f"{stat.S_IMODE(st.st_mode):04o}), so someone else could add or replace "
                         f"the records in it; fix it with {_cmd(path)}")
 
@@ -119,9 +160,9 @@ def _check_ancestor(folder: str, st: os.stat_result, below: str) -> None:
         raise Untrusted(f"{folder}, which holds {below}, belongs to "
                         f"{owner_words(st.st_uid)}, who could replace what is in it; keep "
                         "mlspace's files in a folder of your own")
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
+    if (bits := _loose(st)) and not st.st_mode & stat.S_ISVTX:
         raise Untrusted(f"{folder}, which holds {below}, can be written by "
-                        f"{_writers(st.st_mode)} (mode {stat.S_IMODE(st.st_mode):04o}), so "
+                        f"{_writers(bits, st)} (mode {stat.S_IMODE(st.st_mode):04o}), so "
                         f"someone else could replace what is in it; fix it with {_cmd(folder)} "
                         "(or make it sticky, `chmod +t`)")
 
@@ -135,12 +176,10 @@ def _check_link(path: str, st: os.stat_result) -> None:
 def _lstat(path: str) -> os.stat_result:
     try:
         return os.lstat(path)
-    except FileNotFoundError:
-        raise Unreadable(NOT_THERE) from None
     except NotADirectoryError:
         raise Unreadable(NOT_THERE) from None
     except OSError as err:
-        raise Unreadable(err.strerror or str(err)) from None
+        raise Unreadable(os_reason(err)) from None
 
 
 def resolve(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
@@ -174,7 +213,7 @@ def resolve(path: str | os.PathLike[str]) -> tuple[str, os.stat_result]:
             try:
                 target = os.readlink(candidate)
             except OSError as err:
-                raise Unreadable(err.strerror or str(err)) from None
+                raise Unreadable(os_reason(err)) from None
             if os.path.isabs(target):
                 current = os.sep
             todo += [p for p in reversed(target.split(os.sep)) if p]
@@ -221,7 +260,7 @@ class Store:
         try:
             return sorted(os.listdir(self.real))
         except OSError as err:
-            raise Unreadable(err.strerror or str(err)) from None
+            raise Unreadable(os_reason(err)) from None
 
     def check(self, name: str) -> str:
         """The path of the record ``name`` once it is a regular file of yours that nobody
@@ -263,3 +302,36 @@ def store(path: str | os.PathLike[str]) -> Store:
 def reason(path: str | os.PathLike[str], err: Unreadable) -> str:
     """``err`` as a sentence naming ``path`` once (an Untrusted message names it already)."""
     return str(err) if isinstance(err, Untrusted) else f"{os.fspath(path)}: {err}"
+
+
+# ---------------------------------------------------------------------------- writing
+#: What mlspace makes for its own records: the user's alone, whatever the umask (a umask of
+#: 002 with a group other users are in would make them group-writable, and refused).
+FOLDER_MODE, FILE_MODE = 0o700, 0o600
+
+
+def private_opener(path: str, flags: int) -> int:
+    """``open(path, mode, opener=private_opener)``: a file mlspace creates is mode 0600,
+    and a link in its place is never followed."""
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), FILE_MODE)
+
+
+def make_folders(path: str | os.PathLike[str]) -> None:
+    """``mkdir -p path``, each folder made mode 0700 (never a looser one, whatever the
+    umask); folders already there are left as they are (the rule then judges them)."""
+    missing = []
+    folder = os.path.abspath(os.fspath(path))
+    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+        missing.append(folder)
+        folder = os.path.dirname(folder)
+    for made in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(made, FOLDER_MODE)
+
+
+def close_to_others(path: str | os.PathLike[str]) -> None:
+    """``chmod go-w path``: a file the user had mlspace write (``policy init``) that it
+    will take instructions from, whatever the umask made of it."""
+    mode = stat.S_IMODE(os.stat(path, follow_symlinks=False).st_mode)
+    if mode & (stat.S_IWGRP | stat.S_IWOTH):
+        os.chmod(path, mode & ~(stat.S_IWGRP | stat.S_IWOTH))

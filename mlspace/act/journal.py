@@ -123,8 +123,9 @@ class Journal:
         final = folder / f"{cleanup_id}.jsonl"
         partial = folder / f".{cleanup_id}.tmp"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with open(partial, "w", encoding="utf-8", errors="surrogateescape") as f:
+            trust.make_folders(folder)  # the user's alone: the reading side checks it
+            with open(partial, "w", encoding="utf-8", errors="surrogateescape",
+                      opener=trust.private_opener) as f:
                 f.write(json.dumps(header) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
@@ -372,8 +373,9 @@ def record_policy_run(summary: dict) -> None:
     because its summary could not be written (its journal, if it moved anything, was)."""
     path = policy_runs_file()
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8", errors="surrogateescape") as f:
+        trust.make_folders(path.parent)
+        with open(path, "a", encoding="utf-8", errors="surrogateescape",
+                  opener=trust.private_opener) as f:
             f.write(json.dumps(summary) + "\n")
             f.flush()
             os.fsync(f.fileno())

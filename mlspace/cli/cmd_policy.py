@@ -22,6 +22,7 @@ POLICY_NAME = "mlspace-policy.toml"
 
 
 def cmd_policy(args: argparse.Namespace) -> int:
+    from mlspace import trust
     from mlspace.act import policy
     from mlspace.act.journal import read_policy_runs
     from mlspace.config import config_dir
@@ -51,9 +52,10 @@ def cmd_policy(args: argparse.Namespace) -> int:
         workspace, target = str(target), target / POLICY_NAME
     if os.path.lexists(target):
         raise UsageError(f"{target} already exists: edit it, or name another file")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    trust.make_folders(target.parent)
     with output_stream(str(target)) as out:
         out.write(policy.TEMPLATE)
+    trust.close_to_others(target)  # else apply-policy would refuse it (mlspace.trust)
     print(f"Wrote {target}. Check what it would do: mlspace apply-policy {workspace} "
           f"--policy {target} --dry-run")
     return EXIT_OK

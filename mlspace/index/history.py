@@ -80,7 +80,7 @@ def save(inventory: Inventory, info: ScanInfo, rescan: bool = False,
     from mlspace.index.parquet_write import write_parquet
 
     folder = history_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    trust.make_folders(folder)
     try:
         trust.store(folder)
     except Unreadable as err:
@@ -93,6 +93,7 @@ def save(inventory: Inventory, info: ScanInfo, rescan: bool = False,
     partial = entry.path.with_name(entry.path.name + ".partial")
     try:
         write_parquet(str(partial), inventory, info)
+        os.chmod(partial, trust.FILE_MODE)  # the user's alone, whatever the umask
         os.replace(partial, entry.path)
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -253,8 +254,9 @@ def _write_index(kept: list[HistoryEntry]) -> None:
     folder = history_dir()
     partial = folder / (_INDEX + ".partial")
     records = [asdict(e) for e in sorted(kept, key=lambda e: (e.finished, e.id))]
-    partial.write_text(json.dumps(records, indent=1), encoding="utf-8",
-                       errors="surrogateescape")
+    with open(partial, "w", encoding="utf-8", errors="surrogateescape",
+              opener=trust.private_opener) as f:
+        f.write(json.dumps(records, indent=1))
     os.replace(partial, folder / _INDEX)
 
 

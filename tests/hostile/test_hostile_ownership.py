@@ -7,6 +7,7 @@ neighbour writes as a uid of its own. Needs root to switch uid."""
 
 from __future__ import annotations
 
+import grp
 import os
 import shutil
 import tempfile
@@ -23,6 +24,9 @@ from mlspace.config import Settings, config_dir, load_settings, save_settings
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: switches uid")
 
 RUN = "outputs/run"
+#: A group of several users (nogroup: nobody, sync, _apt here), unlike root's own group.
+SHARED_GROUP = 65534
+SHARED_GROUP_NAME = grp.getgrgid(SHARED_GROUP).gr_name
 #: What the user wrote: the best checkpoint and the two latest stay.
 OWN_POLICY = ('version = 1\n[[rule]]\nfolders = ["*"]\nkeep_best = 1\nkeep_latest = 2\n'
               'allow = ["safe"]\n')
@@ -96,18 +100,20 @@ def test_a_planted_policy_and_none_of_the_users_stops_the_run(base: Path) -> Non
 
 
 def test_a_policy_others_could_change_stops_the_run_with_the_fix(tmp_path: Path) -> None:
-    """The user's own workspace policy, writable by the group: the user meant it for this
-    workspace, so no other policy is used instead; the run stops and says how to fix it."""
+    """The user's own workspace policy, writable by a group other users are in: the user
+    meant it for this workspace, so no other policy is used instead; the run stops and says
+    how to fix it."""
     root = tmp_path / "ws"
     hf_run(root)
     _own_policy()
     policy = root / "mlspace-policy.toml"
     policy.write_text(PLANTED_POLICY)
+    os.chown(policy, 0, SHARED_GROUP)
     policy.chmod(0o664)
     before = tree_digest(root)
     result = mlspace_cli("apply-policy", str(root), "--yes")
     assert_clean_run(result, 2)
-    assert "can be changed by its group (mode 0664)" in result.stderr
+    assert f"can be changed by the group {SHARED_GROUP_NAME} (mode 0664)" in result.stderr
     assert f"`chmod go-w {policy}`" in result.stderr
     assert tree_digest(root) == before
     policy.chmod(0o644)  # fixed: the run goes ahead with it
@@ -179,8 +185,8 @@ def test_a_config_others_can_change_is_refused_with_the_fix(tmp_path: Path) -> N
     path.chmod(0o666)
     result = mlspace_cli("plan", str(root))
     assert_clean_run(result, 2)
-    assert f"not using the settings file: {path} can be changed by group and others " \
-           f"(mode 0666)" in result.stderr and f"`chmod go-w {path}`" in result.stderr
+    assert f"not using the settings file: {path} can be changed by others (mode 0666)" \
+        in result.stderr and f"`chmod go-w {path}`" in result.stderr
 
 
 def test_a_config_of_another_user_is_refused(tmp_path: Path) -> None:
@@ -202,7 +208,7 @@ def test_a_config_folder_others_can_write_is_refused(tmp_path: Path) -> None:
     result = mlspace_cli("plan", str(root))
     assert_clean_run(result, 2)
     assert f"{config_dir()}, which holds {config_dir()}/config.toml, can be written by " \
-           "group and others (mode 0777)" in result.stderr
+           "others (mode 0777)" in result.stderr
 
 
 # -------------------------------------------------------------------------- rules.toml

@@ -140,7 +140,7 @@ def test_a_journal_folder_others_can_write_is_not_read(
     listing = mlspace_cli("undo", "--list")
     assert_clean_run(listing)
     assert f"mlspace: the cleanup journal is not read: {journal_dir()} can be written by " \
-           f"group and others (mode 0777)" in listing.stderr
+           f"others (mode 0777)" in listing.stderr
     assert f"`chmod go-w {journal_dir()}`" in listing.stderr
     journal_dir().chmod(0o755)  # the fix it names
     assert_clean_run(mlspace_cli("undo", cleanup_id))

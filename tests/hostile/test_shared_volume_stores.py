@@ -77,8 +77,9 @@ def scratch() -> Iterator[Path]:
 class You:
     """The user: a home of their own, and commands run as them."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, umask: int = 0o022) -> None:
         self.home = home
+        self.umask = umask
         self.env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
                     "XDG_DATA_HOME": str(home / ".local/share"),
                     "XDG_CACHE_HOME": str(home / ".cache")}
@@ -93,19 +94,23 @@ class You:
 
     def run(self, *args: str) -> dict:
         """``mlspace ARGS`` as the user: exit code, stdout and stderr."""
-        env = self.env
+        env, umask = self.env, self.umask
 
         def work() -> dict:
             from mlspace.cli import main
 
             os.environ.update(env)
-            out, err = io.StringIO(), io.StringIO()
+            os.umask(umask)
+            out, err = (io.TextIOWrapper(io.BytesIO(), "utf-8") for _ in range(2))
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
                     code = main(list(args))
                 except SystemExit as stop:
                     code = int(stop.code or 0)
-            return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
+            out.flush()
+            err.flush()
+            return {"code": code, "out": out.buffer.getvalue().decode(),  # type: ignore[attr-defined]
+                    "err": err.buffer.getvalue().decode()}  # type: ignore[attr-defined]
         result = as_user(YOU, work)
         assert "Traceback" not in result["err"], result["err"]
         return result
@@ -211,6 +216,15 @@ def _neighbours_writes(you: You, workspace: Path) -> list[Callable[[], None]]:
     ]
 
 
+def _chmod_folders(you: You, mode: int) -> None:
+    """``chmod`` every folder of the user's home (``-R 777`` by mistake, and back)."""
+    def work() -> None:
+        for folder in [you.home, *(p for p in you.home.rglob("*") if p.is_dir()
+                                   and not p.is_symlink())]:
+            folder.chmod(mode)
+    as_user(YOU, work)
+
+
 def _your_files(workspace: Path) -> dict[str, str]:
     return tree_digest(workspace / "outputs")
 
@@ -240,10 +254,10 @@ def test_nothing_the_neighbour_writes_changes_what_happens_to_your_files(
     assert you.run("undo")["code"] == 0
     assert _your_files(workspace) == before
 
-    # 2. The user opened their stores to everyone (a `chmod -R 777` by mistake): the
-    # neighbour writes into all of them; each is refused, with the fix, and nothing moves.
-    for folder in (you.config, you.data, you.data / "journal", you.data / "scans"):
-        as_user(YOU, lambda folder=folder: folder.chmod(0o777))
+    # 2. The user opened their home's folders to everyone (a `chmod -R 777` by mistake):
+    # the neighbour writes into all the stores; each is refused, with the fix, and nothing
+    # moves.
+    _chmod_folders(you, 0o777)
     assert _neighbour(*_neighbours_writes(you, workspace)[3:]) == []
     for args, words in ((["undo", "--list"], "the cleanup journal is not read"),
                         (["policy", "runs"], "the policy-run log is not read"),
@@ -258,8 +272,7 @@ def test_nothing_the_neighbour_writes_changes_what_happens_to_your_files(
 
     # 3. Closed again (what the messages said): the neighbour's files stay in them but are
     # left out as theirs; the user's own policy and cleanups work as before.
-    for folder in (you.config, you.data, you.data / "journal", you.data / "scans"):
-        as_user(YOU, lambda folder=folder: folder.chmod(0o755))
+    _chmod_folders(you, 0o755)
     listing = you.run("undo", "--list")
     assert "20990101-000000-bad000.jsonl belongs to uid" in listing["err"]
     assert "made up" not in listing["out"]
@@ -268,3 +281,31 @@ def test_nothing_the_neighbour_writes_changes_what_happens_to_your_files(
     assert planted_policy["code"] == 2  # their policy.toml in the user's config folder
     assert f"{you.config}/policy.toml belongs to uid {NEIGHBOUR}" in planted_policy["err"]
     assert _your_files(workspace) == before
+
+
+def test_with_umask_002_mlspace_keeps_its_own_files_the_users_alone(
+        lab: tuple[You, Path]) -> None:
+    """umask 002 (to share project folders) and a primary group other users are in
+    (nogroup here): the files mlspace makes for itself (journal, run log, history, a
+    policy from `policy init`, settings) would be group-writable, and then refused by the
+    ownership rule. They are made the user's alone, so everything keeps working."""
+    you, workspace = lab
+    you.umask = 0o002
+    shutil.rmtree(you.config)  # `policy init` writes the policy below
+    assert you.run("policy", "init")["code"] == 0
+    before = _your_files(workspace)
+    assert you.run("scan", str(workspace), "--save", "-o", os.devnull)["code"] == 0
+    applied = you.run("apply-policy", str(workspace), "--yes")
+    assert applied["code"] == 0, applied
+    assert sorted(p.name for p in (workspace / RUN).iterdir()) == [
+        "checkpoint-10", "checkpoint-50", "checkpoint-60"]
+    for args in (["undo", "--list"], ["policy", "runs"], ["history"]):
+        result = you.run(*args)
+        assert result["code"] == 0 and result["err"] == "", (args, result)
+        assert result["out"].strip(), args
+    assert you.run("undo")["code"] == 0
+    assert _your_files(workspace) == before
+    made = [p for p in [*you.config.parent.rglob("*"), *you.data.parent.rglob("*")]
+            if not p.is_symlink()]
+    assert made and all(not p.stat().st_mode & 0o022 for p in made), [
+        (str(p), oct(p.stat().st_mode)) for p in made if p.stat().st_mode & 0o022]

@@ -4,6 +4,7 @@ entries to another uid."""
 
 from __future__ import annotations
 
+import grp
 import os
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from mlspace.safe_read import NOT_THERE, Unreadable
 from mlspace.trust import Untrusted, check_file, read_file, reason, store
 
 NEIGHBOUR = 65533
+SHARED_GROUP = 65534  # nogroup: nobody, sync and _apt are in it, unlike root's own group
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="needs root: chowns to another uid")
 
@@ -56,9 +58,11 @@ def test_loose_modes_are_refused_with_the_command_that_fixes_them(mine: Path) ->
         check_file(mine / "f")
     assert not err.value.foreign
     (mine / "f").chmod(0o644)
-    mine.chmod(0o775)
+    mine.chmod(0o775)  # root's own group (no one else is in it): as safe as 0755
+    assert check_file(mine / "f") == str(mine / "f")
+    os.chown(mine, 0, SHARED_GROUP)
     with pytest.raises(Untrusted, match=rf"{mine}, which holds {mine}/f, can be written by "
-                       r"its group \(mode 0775\)"):
+                       rf"the group {grp.getgrgid(SHARED_GROUP).gr_name} \(mode 0775\)"):
         check_file(mine / "f")
     mine.chmod(0o1777)  # sticky: nobody else can replace the user's file in it
     assert check_file(mine / "f") == str(mine / "f")
