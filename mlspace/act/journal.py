@@ -192,12 +192,13 @@ def read(path: Path) -> CleanupRecord | None:
         return None
 
 
-def read_checked(path: Path) -> CleanupRecord:
+def read_checked(path: Path, folder: trust.Store | None = None) -> CleanupRecord:
     """The cleanup a journal file records, read through the bounded reader from a folder
-    that passes the ownership rule (mlspace.trust), its lines checked field by field.
-    Raises :class:`Unusable` naming the file and what is wrong."""
+    that passes the ownership rule (mlspace.trust; ``folder``, when it was checked
+    already), its lines checked field by field. Raises :class:`Unusable` naming the file
+    and what is wrong."""
     try:
-        data = trust.store(path.parent).read(path.name, MAX_JOURNAL_BYTES)
+        data = (folder or trust.store(path.parent)).read(path.name, MAX_JOURNAL_BYTES)
     except Unreadable as err:
         raise Unusable(trust.reason(path, err)) from None
     return parse_record(data, path)
@@ -328,7 +329,7 @@ def read_history() -> tuple[list[CleanupRecord], list[str]]:
         if not name.endswith(_SUFFIX) or name.startswith("."):
             continue
         try:
-            records.append(read_checked(journal_dir() / name))
+            records.append(read_checked(journal_dir() / name, folder))
         except Unusable as err:
             problems.append(f"skipped the journal file {err}")
     return sorted(records, key=lambda r: -r.created), problems
