@@ -6,7 +6,9 @@ the CLI and the app share and what an unattended run needs without a window: tod
 tier (``archive_root``, and whether an archived item leaves a symlink or a stub) and the
 ages after which archiving is suggested. A missing file means the defaults; a broken one is
 an error with its line, never silently ignored (an unattended run would otherwise archive
-with the wrong settings, or not at all, without anyone noticing).
+with the wrong settings, or not at all, without anyone noticing). It is taken only when it
+is yours and nobody else can change it (mlspace.trust); a link to a file of yours, as a
+dotfiles manager makes, is followed, and saving writes through it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 
 import platformdirs
 
-from mlspace.safe_read import Unreadable, read_text
+from mlspace import trust
+from mlspace.safe_read import NOT_THERE, Unreadable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -84,9 +87,16 @@ def load_settings(path: Path | None = None) -> Settings:
     if not os.path.lexists(path):
         return Settings()
     try:
-        data = tomllib.loads(read_text(str(path), limit=1 << 20))
+        text = trust.read_file(path, limit=1 << 20).decode("utf-8")
+        data = tomllib.loads(text)
+    except trust.Untrusted as err:
+        raise ConfigError(f"not using the settings file: {err}") from None
     except Unreadable as err:
+        if str(err) == NOT_THERE:  # a link to nothing: as good as no file
+            return Settings()
         raise ConfigError(f"{path}: {err}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: {err}") from None
     return settings_from(data, str(path))
@@ -132,10 +142,11 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         else:
             lines.append(f"{f.name} = {int(value) if value == int(value) else value!r}")
     text = "\n".join(lines) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = _through_link(path)
+    trust.make_folders(path.parent)
     partial = path.with_name(f".{path.name}.partial")
     try:
-        with open(partial, "w", encoding="utf-8") as f:
+        with open(partial, "w", encoding="utf-8", opener=trust.private_opener) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -143,3 +154,14 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
+
+
+def _through_link(path: Path) -> Path:
+    """Where to write ``path``: a link's target when the link and the folders on the way
+    pass the ownership rule (a dotfiles manager's link stays a link), else the path."""
+    if not path.is_symlink():
+        return path
+    try:
+        return Path(trust.resolve(path)[0])
+    except Unreadable:
+        return path

@@ -22,7 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 #: Records larger than this are not read (a trainer_state.json with a huge log history).
@@ -46,7 +46,7 @@ class Unreadable(Exception):
 NOT_THERE = "no longer there"
 
 
-def _reason(err: OSError) -> str:
+def os_reason(err: OSError) -> str:
     if err.errno == errno.ENOENT:
         return NOT_THERE
     if err.errno in (errno.EACCES, errno.EPERM):
@@ -56,37 +56,45 @@ def _reason(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-def _not_regular(mode: int) -> str | None:
+def not_regular(mode: int) -> str | None:
+    """Why an entry of this mode is no record ("is a FIFO, not a regular file"), or None."""
     if stat.S_ISREG(mode):
         return None
     return f"is {_KIND_NAMES.get(stat.S_IFMT(mode), 'not a regular file')}, not a regular file"
 
 
+#: A further check of the opened file's ``fstat`` (mlspace.trust: whose it is); raises
+#: Unreadable to refuse it.
+Verify = Callable[[os.stat_result], None]
+
+
 @contextmanager
-def open_regular(path: str, *, max_size: int | None = None,
-                 dir_fd: int | None = None) -> Iterator[tuple[int, os.stat_result]]:
+def open_regular(path: str, *, max_size: int | None = None, dir_fd: int | None = None,
+                 verify: Verify | None = None) -> Iterator[tuple[int, os.stat_result]]:
     """Open ``path`` (relative to ``dir_fd`` if given) for reading, as described in the
     module doc, and yield ``(fd, stat)``. Raises :class:`Unreadable`."""
     try:
         before = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
-    if (why := _not_regular(before.st_mode)) is not None:
+        raise Unreadable(os_reason(err)) from None
+    if (why := not_regular(before.st_mode)) is not None:
         raise Unreadable(why)
     if max_size is not None and before.st_size > max_size:
         raise Unreadable(f"larger than {max_size:,} bytes")
     try:
         fd = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
+        raise Unreadable(os_reason(err)) from None
     try:
         info = os.fstat(fd)
-        if (why := _not_regular(info.st_mode)) is not None:
+        if (why := not_regular(info.st_mode)) is not None:
             raise Unreadable(why)
         if (info.st_dev, info.st_ino) != (before.st_dev, before.st_ino):
             raise Unreadable("was replaced while being opened")
         if max_size is not None and info.st_size > max_size:
             raise Unreadable(f"larger than {max_size:,} bytes")
+        if verify is not None:
+            verify(info)
         yield fd, info
     finally:
         os.close(fd)
@@ -99,13 +107,14 @@ def _read_up_to(fd: int, limit: int) -> bytes:
             blocks.append(block)
             left -= len(block)
     except OSError as err:
-        raise Unreadable(_reason(err)) from None
+        raise Unreadable(os_reason(err)) from None
     return b"".join(blocks)
 
 
-def read_bytes(path: str, limit: int = MAX_RECORD_BYTES, *, dir_fd: int | None = None) -> bytes:
+def read_bytes(path: str, limit: int = MAX_RECORD_BYTES, *, dir_fd: int | None = None,
+               verify: Verify | None = None) -> bytes:
     """The whole content of a regular file of at most ``limit`` bytes."""
-    with open_regular(path, max_size=limit, dir_fd=dir_fd) as (fd, _):
+    with open_regular(path, max_size=limit, dir_fd=dir_fd, verify=verify) as (fd, _):
         data = _read_up_to(fd, limit + 1)  # one byte more tells a file that grew
     if len(data) > limit:
         raise Unreadable(f"grew past {limit:,} bytes while being read")
@@ -118,13 +127,13 @@ def read_head(path: str, length: int, *, dir_fd: int | None = None) -> bytes:
         return _read_up_to(fd, length)
 
 
-def read_tail(path: str, length: int) -> bytes:
+def read_tail(path: str, length: int, *, verify: Verify | None = None) -> bytes:
     """The last ``length`` bytes of a regular file of any size (a Parquet footer's end)."""
-    with open_regular(path) as (fd, info):
+    with open_regular(path, verify=verify) as (fd, info):
         try:
             os.lseek(fd, max(0, info.st_size - length), os.SEEK_SET)
         except OSError as err:
-            raise Unreadable(_reason(err)) from None
+            raise Unreadable(os_reason(err)) from None
         return _read_up_to(fd, length)
 
 
@@ -134,10 +143,10 @@ def read_text(path: str, limit: int = MAX_RECORD_BYTES, *, dir_fd: int | None = 
 
 
 def iter_blocks(path: str, block_size: int = 1 << 20, *, max_size: int | None = None,
-                dir_fd: int | None = None) -> Iterator[bytes]:
+                dir_fd: int | None = None, verify: Verify | None = None) -> Iterator[bytes]:
     """The content of a regular file in blocks (for hashing large files), no more bytes
     than the size it had when opened."""
-    with open_regular(path, max_size=max_size, dir_fd=dir_fd) as (fd, info):
+    with open_regular(path, max_size=max_size, dir_fd=dir_fd, verify=verify) as (fd, info):
         left = info.st_size
         while left > 0:
             block = _read_up_to(fd, min(block_size, left))

@@ -3,7 +3,9 @@ instead of stopping the suite, and answer in-process calls within a deadline."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -101,3 +103,34 @@ def sane_record(state: TrainerState) -> None:
     assert all(type(v) is float and finite(v) for _, v in state.eval_metrics)
     assert all(type(s) is int and finite(s) and finite(e)
                for s, e in state.epochs_by_step.items())
+
+
+#: A uid no user of the test machine has: the neighbour on a shared machine.
+NEIGHBOUR = 65533
+
+
+def as_user(uid: int, work: Callable[[], Any]) -> Any:
+    """``work()`` in a forked child that is ``uid`` (and gid), as another user on the same
+    machine would run it; returns what it returned (as JSON). Needs root."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 0
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            payload = json.dumps(work()).encode()
+        except BaseException as err:  # noqa: BLE001 - reported to the parent
+            payload, code = json.dumps({"error": repr(err)}).encode(), 1
+        with os.fdopen(write_end, "wb") as out:
+            out.write(payload)
+        os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        payload = pipe.read()
+    os.waitpid(pid, 0)
+    result = json.loads(payload)
+    assert not (isinstance(result, dict) and "error" in result), result
+    return result

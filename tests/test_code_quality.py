@@ -80,6 +80,7 @@ FILE_TOUCHING_MODULES = {
     "classify/rules.py": "reads its own default rules, shipped in the package",
     "desktop.py": "installs the menu entry and icons",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
+    "trust.py": "creates mlspace's own record files with a private mode (private_opener)",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
              "symlink", "truncate", "renames"}

@@ -11,14 +11,18 @@ ignored when reading.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import math
 import os
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlspace import trust
 from mlspace.config import data_dir
+from mlspace.safe_read import NOT_THERE, Unreadable
 
 TRASHED, SKIPPED, RESTORED, RESTORE_FAILED = "trashed", "skipped", "restored", "restore-failed"
 ARCHIVED = "archived"  # a log folder was packed into an archive before going to the trash
@@ -171,8 +175,13 @@ class Journal:
         final = folder / f"{cleanup_id}.jsonl"
         partial = folder / f".{cleanup_id}.tmp"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with open(partial, "w", encoding="utf-8", errors="surrogateescape") as f:
+            trust.make_folders(folder)  # the user's alone: the reading side checks it
+            trust.store(folder)  # a journal others could write would not be read back
+        except Unreadable as err:
+            raise JournalUnavailable(folder, OSError(errno.EPERM, str(err))) from None
+        try:
+            with open(partial, "w", encoding="utf-8", errors="surrogateescape",
+                      opener=trust.private_opener) as f:
                 f.write(json.dumps(header) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
@@ -219,26 +228,133 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+# ---------------------------------------------------------------------------- reading
+#: A journal file larger than this is not read (a cleanup of 100,000 items writes ~40 MB).
+MAX_JOURNAL_BYTES = 256 << 20
+_SUFFIX = ".jsonl"
+
+
+class Unusable(Exception):
+    """A journal file (or the journal folder) that cannot be used; ``str(err)`` names it
+    and says why."""
+
+
 def read(path: Path) -> CleanupRecord | None:
+    """The cleanup a journal file records; None when it cannot be used (see
+    :func:`read_checked` for why)."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
-    except OSError:
+        return read_checked(path)
+    except Unusable:
         return None
-    if not lines:
-        return None
+
+
+def read_checked(path: Path, folder: trust.Store | None = None) -> CleanupRecord:
+    """The cleanup a journal file records, read through the bounded reader from a folder
+    that passes the ownership rule (mlspace.trust; ``folder``, when it was checked
+    already), its lines checked field by field. Raises :class:`Unusable` naming the file
+    and what is wrong."""
+    try:
+        data = (folder or trust.store(path.parent)).read(path.name, MAX_JOURNAL_BYTES)
+    except Unreadable as err:
+        raise Unusable(trust.reason(path, err)) from None
+    return parse_record(data, path)
+
+
+def parse_record(data: bytes, path: Path) -> CleanupRecord:
+    """A journal file's content as a CleanupRecord. The first line (the plan, written whole
+    before anything moved) must be sound, or nothing of the file is used; an event line that
+    is cut short by a crash or holds fields of the wrong type is left out."""
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    if not lines or not lines[0].strip():
+        raise Unusable(f"{path}: empty")
     try:
         header = json.loads(lines[0])
-    except ValueError:
-        return None
+    except (ValueError, RecursionError):
+        raise Unusable(f"{path}: its first line is not JSON") from None
+    why = _header_fault(header, path.name)
+    if why is not None:
+        raise Unusable(f"{path}: {why}")
     events = []
     for line in lines[1:]:
         try:
-            events.append(json.loads(line))
-        except ValueError:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
             continue  # a line cut short by a crash
-    return CleanupRecord(header["id"], header["created"], header.get("title", ""),
+        if _event_fault(event) is None:
+            events.append(event)
+    return CleanupRecord(header["id"], float(header["created"]), header.get("title", ""),
                          header.get("roots", []), header["items"], events,
                          header.get("kind", "clean"), header.get("meta") or {})
+
+
+def _number(value: object) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0  # type: ignore[operator]
+
+
+def _text(value: object) -> bool:
+    return type(value) is str
+
+
+def _text_or_none(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+def _texts(value: object) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _fault(record: object, fields: dict, required: tuple[str, ...], what: str) -> str | None:
+    """What is wrong with one JSON object of the journal, or None: every required field
+    there, every known field of its type (fields mlspace does not know are left alone)."""
+    if type(record) is not dict:
+        return f"{what} is not an object"
+    for key in required:
+        if key not in record:
+            return f"{what} lacks {key!r}"
+    for key, ok in fields.items():
+        if key in record and not ok(record[key]):
+            return f"{what} has a {key!r} of the wrong type ({type(record[key]).__name__})"
+    return None
+
+
+_HEADER = {"id": _text, "created": _number, "title": _text, "roots": _texts,
+           "items": lambda v: type(v) is list, "kind": _text,
+           "meta": lambda v: v is None or type(v) is dict}
+_ITEM = {"path": _text, "is_dir": lambda v: type(v) is bool, "disk_usage": _count,
+         "apparent_size": _count, "mtime": _number, "files": _count, "inode": _count,
+         "note": _text, "suggestion": _text_or_none, "action": _text_or_none,
+         "dest": _text_or_none}
+_META = {"tier": _text_or_none, "link": _text_or_none, "policy": _text_or_none,
+         "archive": _text_or_none, "unattended": lambda v: type(v) is bool}
+_EVENT = {"event": _text, "path": _text, "time": _number, "inode": _count,
+          **{key: _text_or_none for key in ("trash_file", "info_file", "reason", "archive",
+                                             "dest", "link", "target", "listing",
+                                             "restored_to")}}
+
+
+def _header_fault(header: object, name: str) -> str | None:
+    why = _fault(header, _HEADER, ("id", "created", "items"), "its first line")
+    if why is not None:
+        return why
+    assert isinstance(header, dict)
+    if f"{header['id']}{_SUFFIX}" != name:
+        return f"its first line names another cleanup ({header['id']!r})"
+    for n, item in enumerate(header["items"], 1):
+        why = _fault(item, _ITEM, ("path", "is_dir", "disk_usage"), f"its item {n}")
+        if why is not None:
+            return why
+    return _fault(header.get("meta") or {}, _META, (), "its meta")
+
+
+def _event_fault(event: object) -> str | None:
+    why = _fault(event, _EVENT, ("event", "path"), "an event")
+    if why is None and event["event"] == ARCHIVED and not event.get("archive"):  # type: ignore[index]
+        return "an archive event names no archive"
+    return why
 
 
 def run_title(titles: list[str]) -> str:
@@ -249,19 +365,58 @@ def run_title(titles: list[str]) -> str:
 
 
 def history() -> list[CleanupRecord]:
-    """Every cleanup, newest first."""
+    """Every cleanup that can be read, newest first (see :func:`read_history`)."""
+    return read_history()[0]
+
+
+def read_history() -> tuple[list[CleanupRecord], list[str]]:
+    """Every cleanup, newest first, and what could not be used, a sentence each naming
+    the file and why: a damaged or foreign file is left out and the others stay undoable.
+    A journal folder that others could write is not read at all (mlspace.trust)."""
     try:
-        names = sorted(os.listdir(journal_dir()))
-    except OSError:  # none yet, or a data folder another user made (a `sudo mlspace`)
-        return []
-    records = [read(journal_dir() / n) for n in names if n.endswith(".jsonl")]
-    return sorted((r for r in records if r is not None), key=lambda r: -r.created)
+        folder = trust.store(journal_dir())
+        names = folder.names()
+    except Unreadable as err:
+        if str(err) == NOT_THERE:  # no cleanup yet
+            return [], []
+        return [], [f"the cleanup journal is not read: {trust.reason(journal_dir(), err)}"]
+    records, problems = [], []
+    for name in names:
+        if not name.endswith(_SUFFIX) or name.startswith("."):
+            continue
+        try:
+            records.append(read_checked(journal_dir() / name, folder))
+        except Unusable as err:
+            problems.append(f"skipped the journal file {err}")
+    return sorted(records, key=lambda r: -r.created), problems
 
 
 def load(cleanup_id: str) -> tuple[CleanupRecord, Journal] | None:
-    path = journal_dir() / f"{cleanup_id}.jsonl"
-    record = read(path)
-    return (record, Journal(path)) if record else None
+    """The cleanup ``cleanup_id`` with its journal (to append to), or None when there is
+    no such cleanup or its file cannot be used (:func:`unusable_reason` says which)."""
+    path = _journal_file(cleanup_id)
+    record = read(path) if path is not None else None
+    return (record, Journal(path)) if record and path else None
+
+
+def unusable_reason(cleanup_id: str) -> str:
+    """Why :func:`load` gives nothing for ``cleanup_id``, in a sentence."""
+    path = _journal_file(cleanup_id)
+    if path is None or not os.path.lexists(path):
+        return f"no cleanup {cleanup_id!r} in the journal"
+    try:
+        read_checked(path)
+    except Unusable as err:
+        return f"cleanup {cleanup_id} cannot be used: {err}"
+    return f"cleanup {cleanup_id} can be read"
+
+
+def _journal_file(cleanup_id: str) -> Path | None:
+    """The file of a cleanup id; None for an id that is no name in the folder."""
+    if not cleanup_id or "/" in cleanup_id or "\0" in cleanup_id or \
+            cleanup_id.startswith("."):
+        return None
+    return journal_dir() / f"{cleanup_id}{_SUFFIX}"
 
 
 # ------------------------------------------------------------------------------ policy runs
@@ -275,22 +430,54 @@ def record_policy_run(summary: dict) -> None:
     because its summary could not be written (its journal, if it moved anything, was)."""
     path = policy_runs_file()
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8", errors="surrogateescape") as f:
+        trust.make_folders(path.parent)
+        with open(path, "a", encoding="utf-8", errors="surrogateescape",
+                  opener=trust.private_opener) as f:
             f.write(json.dumps(summary) + "\n")
             f.flush()
             os.fsync(f.fileno())
 
 
+#: How much of the end of the policy-run log is read: its newest runs, thousands of them.
+POLICY_RUNS_READ = 8 << 20
+_RUN = {"time": _number, "exit_code": lambda v: type(v) is int, "freed": _count,
+        "moved_items": _count, "skipped_items": _count, "held_items": _count,
+        "roots": _texts, "cleanup_id": _text_or_none, "policy": _text_or_none,
+        "report": _text_or_none, "stopped": _text_or_none, "host": _text_or_none,
+        "dry_run": lambda v: type(v) is bool}
+
+
 def policy_runs() -> list[dict]:
-    """Every recorded policy run, newest first (lines cut short by a crash are skipped)."""
+    """Every recorded policy run that can be read, newest first (see
+    :func:`read_policy_runs`)."""
+    return read_policy_runs()[0]
+
+
+def read_policy_runs() -> tuple[list[dict], list[str]]:
+    """The recorded policy runs, newest first, and what could not be used. The log is read
+    through the bounded reader from a folder that passes the ownership rule, its last
+    POLICY_RUNS_READ bytes only; a line cut short by a crash is skipped silently, and lines
+    that are not a run record are counted in the message naming the file."""
+    path = policy_runs_file()
     try:
-        lines = policy_runs_file().read_text(encoding="utf-8",
-                                             errors="surrogateescape").splitlines()
-    except OSError:
-        return []
-    runs = []
+        data = trust.store(path.parent).read_end(path.name, POLICY_RUNS_READ)
+    except Unreadable as err:
+        if str(err) == NOT_THERE:
+            return [], []
+        return [], [f"the policy-run log is not read: {trust.reason(path, err)}"]
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    if len(data) == POLICY_RUNS_READ and lines:
+        lines = lines[1:]  # the first may begin before what was read
+    runs, bad = [], 0
     for line in lines:
-        with contextlib.suppress(ValueError):
-            runs.append(json.loads(line))
-    return sorted(runs, key=lambda r: -float(r.get("time", 0)))
+        try:
+            run = json.loads(line)
+        except (ValueError, RecursionError):
+            continue  # a line cut short by a crash
+        if _fault(run, _RUN, ("time",), "a run") is None:
+            runs.append(run)
+        else:
+            bad += 1
+    problems = [f"skipped {bad} line{'s' if bad > 1 else ''} of {path} that "
+                f"{'are' if bad > 1 else 'is'} no policy run"] if bad else []
+    return sorted(runs, key=lambda r: -float(r["time"])), problems

@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from mlspace import trust
 from mlspace.config import data_dir
 from mlspace.safe_read import Unreadable, read_text
 
@@ -89,7 +90,7 @@ def _take(path: str, exclusive: bool, deadline: float) -> int:
 def hold(roots: Sequence[str], what: str, wait: float = 0.0) -> Iterator[None]:
     """Hold the trees ``roots`` for the run ``what`` (shown to a second run), waiting up to
     ``wait`` seconds for another run to finish; Busy if it does not."""
-    lock_dir().mkdir(parents=True, exist_ok=True)
+    trust.make_folders(lock_dir())  # the user's alone, whatever the umask
     deadline = time.monotonic() + wait
     taken: list[tuple[int, bool]] = []
     try:

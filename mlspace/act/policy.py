@@ -16,13 +16,13 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from mlspace import fmt
+from mlspace import fmt, trust
 from mlspace.advise import RISKY, SAFE, AdviceSettings, Plan, PlanItem, Suggestion
 from mlspace.advise.archive import ARCHIVE_POLICIES, ArchiveAges
 from mlspace.advise.model import REVIEW
 from mlspace.classify import Inventory
 from mlspace.config import tomllib
-from mlspace.safe_read import Unreadable, read_text
+from mlspace.safe_read import Unreadable
 
 #: Every suggestion policy a rule may name in ``allow`` (a typo must not silently allow
 #: nothing). Keep in step with mlspace.advise.policies and .duplicates.
@@ -98,6 +98,16 @@ class PolicyError(Exception):
         self.line = line
 
 
+class UntrustedPolicy(PolicyError):
+    """The policy file is another user's, or others could change it (mlspace.trust):
+    ``str(err)`` says which and how to fix it."""
+
+    def __init__(self, path: str, err: trust.Untrusted) -> None:
+        Exception.__init__(self, str(err))
+        self.line = None
+        self.foreign = err.foreign
+
+
 @dataclass(frozen=True)
 class Rule:
     folders: tuple[str, ...]
@@ -169,8 +179,12 @@ def _parents(rel: str) -> list[str]:
 
 # ----------------------------------------------------------------------------- reading
 def load(path: str) -> Policy:
+    """The policy at ``path``, checked. It is taken only from a file of the user's (or
+    root's) that nobody else can change (mlspace.trust; a link to one is followed)."""
     try:
-        text = read_text(path, limit=1 << 20)
+        text = trust.read_file(path, limit=1 << 20).decode("utf-8", "replace")
+    except trust.Untrusted as err:
+        raise UntrustedPolicy(path, err) from None
     except Unreadable as err:
         raise PolicyError(path, None, f"cannot be read: {err}") from None
     try:

@@ -36,6 +36,7 @@ from mlspace.act.journal import (
     JournalUnavailable,
     history,
     read,
+    unusable_reason,
 )
 from mlspace.act.journal import load as journal_load
 from mlspace.act.moves import MoveRefused
@@ -50,7 +51,7 @@ def undo(cleanup_id: str, beside: bool = False, progress: Progress | None = None
     id, NotImplementedError where the trash cannot be read back (macOS, Windows)."""
     loaded = journal_load(cleanup_id)
     if loaded is None:
-        raise KeyError(f"no cleanup {cleanup_id!r} in the journal")
+        raise KeyError(unusable_reason(cleanup_id))
     record, journal = loaded
     if not trash.CAN_RESTORE:
         raise NotImplementedError("restoring from the trash is supported on Linux only; put "

@@ -8,16 +8,16 @@ dict added ~4% with the same labels (issue 3's measurements).
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
 
+from mlspace import trust
 from mlspace.assets import resource
 from mlspace.classify.categories import Category
-from mlspace.safe_read import NOT_THERE, Unreadable, read_bytes
+from mlspace.safe_read import MAX_RECORD_BYTES, NOT_THERE, Unreadable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -252,10 +252,10 @@ def load_rules(user_path: Path | None = None) -> RuleSet:
     rules = parse_rules(default_rules_text(), "default rules")
     path = user_path if user_path is not None else user_rules_path()
     try:
-        # Through the bounded reader: a FIFO or a device there never blocks the scan, and
-        # a config folder another user owns (made by a `sudo mlspace`) is not a traceback.
-        # The user's own file: a link to it (a dotfiles manager's) is followed.
-        text = read_bytes(os.path.realpath(path)).decode("utf-8")
+        # Only a file of the user's that nobody else can change (mlspace.trust: a link to
+        # one, a dotfiles manager's, is followed), read through the bounded reader: a FIFO
+        # or a device there never blocks the scan.
+        text = trust.read_file(path, MAX_RECORD_BYTES).decode("utf-8")
         user = parse_rules(text, str(path), allow_disabled=True)
     except Unreadable as err:
         if str(err) != NOT_THERE:

@@ -11,6 +11,7 @@ import time
 from mlspace import fmt
 from mlspace.cli.cmd_plan import chosen_suggestions, plan_from_args
 from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, UsageError, exit_code_for
+from mlspace.cli.output import tell_skipped
 from mlspace.cli.sources import saved_scan
 from mlspace.cli.terminal import go_ahead
 
@@ -64,12 +65,15 @@ def cmd_clean(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from mlspace.act import history, last_undoable, undo
+    from mlspace.act import last_undoable, undo
+    from mlspace.act.journal import read_history
 
+    records, problems = read_history()
+    tell_skipped(problems)  # the others stay listed and undoable
     if args.list:
         from mlspace.report.cleanups import record_sizes, record_state
 
-        for record in history():
+        for record in records:
             moved, freed = record_sizes(record)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))
             print(f"{record.id}  {when}  {moved:>10}  {record_state(record)}"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from mlspace import fmt
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import EXIT_OK, UsageError
-from mlspace.cli.output import output_stream, wants_json
+from mlspace.cli.output import output_stream, tell_skipped, wants_json
 from mlspace.cli.sources import inventory_of, open_saved_scan, scan_and_classify
 
 if TYPE_CHECKING:
@@ -24,7 +24,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     from mlspace.index import history
 
     root = os.path.abspath(args.path) if args.path else None
-    kept = history.entries(root)
+    kept, problems = history.read_entries(root)
+    tell_skipped(problems)
     if not kept:
         print(f"No saved scans{f' of {root}' if root else ''}: keep one with "
               f"`mlspace scan {args.path or 'PATH'} --save`.")

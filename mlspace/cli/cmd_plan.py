@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import UsageError, exit_code_for
-from mlspace.cli.output import output_stream, wants_json
+from mlspace.cli.output import output_stream, tell_skipped, wants_json
 from mlspace.cli.sources import saved_scan, scan_and_classify
 
 if TYPE_CHECKING:
@@ -108,8 +108,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     snapshot, inventory, plan = plan_from_args(args)
     disks = statuses(plan.roots, plan, saved=saved_scan(args) is not None)
-    text = render(build_report(inventory, plan, apparent=args.apparent,
-                               disks=[d.record() for d in disks]))  # before the file
+    report = build_report(inventory, plan, apparent=args.apparent,
+                          disks=[d.record() for d in disks])
+    tell_skipped(list(report.skipped))
+    text = render(report)  # before the file
     with output_stream(args.output) as out:
         out.write(text)
     print(f"Report written to {args.output}")

@@ -14,7 +14,7 @@ from typing import Any
 from mlspace import fmt
 from mlspace.cli.cmd_archive import print_settled, report_result, require_folders, user_settings
 from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError, exit_code_for
-from mlspace.cli.output import output_stream
+from mlspace.cli.output import output_stream, tell_skipped
 from mlspace.cli.sources import scan_and_classify
 from mlspace.cli.terminal import CopyMeter, confirm
 
@@ -22,12 +22,15 @@ POLICY_NAME = "mlspace-policy.toml"
 
 
 def cmd_policy(args: argparse.Namespace) -> int:
+    from mlspace import trust
     from mlspace.act import policy
-    from mlspace.act.journal import policy_runs
+    from mlspace.act.journal import read_policy_runs
     from mlspace.config import config_dir
 
     if args.action == "runs":
-        for run in policy_runs():
+        runs, problems = read_policy_runs()
+        tell_skipped(problems)
+        for run in runs:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(run.get("time", 0)))
             print(f"{when}  exit {run.get('exit_code')}  "
                   f"{fmt.size(run.get('moved_bytes', 0)):>10} moved  "
@@ -42,7 +45,7 @@ def cmd_policy(args: argparse.Namespace) -> int:
         try:
             checked = policy.load(args.path)
         except policy.PolicyError as err:
-            print(f"mlspace: bad policy: {err}", file=sys.stderr)
+            print(f"mlspace: {_policy_problem(err)}", file=sys.stderr)
             return EXIT_USAGE
         print(f"{args.path}: {len(checked.rules)} rules, OK")
         return EXIT_OK
@@ -52,22 +55,49 @@ def cmd_policy(args: argparse.Namespace) -> int:
         workspace, target = str(target), target / POLICY_NAME
     if os.path.lexists(target):
         raise UsageError(f"{target} already exists: edit it, or name another file")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    trust.make_folders(target.parent)
     with output_stream(str(target)) as out:
         out.write(policy.TEMPLATE)
+    trust.close_to_others(target)  # else apply-policy would refuse it (mlspace.trust)
     print(f"Wrote {target}. Check what it would do: mlspace apply-policy {workspace} "
           f"--policy {target} --dry-run")
     return EXIT_OK
 
 
+def _policy_problem(err: Exception) -> str:
+    from mlspace.act.policy import UntrustedPolicy
+
+    return f"not using the policy: {err}" if isinstance(err, UntrustedPolicy) else \
+        f"bad policy: {err}"
+
+
 def _policy_file(args: argparse.Namespace) -> str:
+    """The policy to apply: --policy, else the workspace's own, else the user's.
+
+    Without --policy, a workspace's policy another user made (a shared, world-writable
+    workspace) is no instruction of the user's: it is passed over with the reason and the
+    user's own ``policy.toml`` is used, so a neighbour can neither steer nor stop the
+    nightly run. A policy that is the user's but that others could have changed (loose
+    permissions on it or a folder above it) stops the run instead: the user meant it to
+    apply here, and falling back to another policy could remove what this one keeps."""
+    from mlspace import trust
     from mlspace.config import config_dir
 
     if args.policy:
         return str(args.policy)
     for candidate in (Path(args.paths[0]) / POLICY_NAME, config_dir() / "policy.toml"):
-        if candidate.is_file():
-            return str(candidate)
+        if not os.path.lexists(candidate):
+            continue
+        try:
+            trust.check_file(candidate)
+        except trust.Untrusted as err:
+            if not err.foreign:
+                raise UsageError(f"not using the policy: {err}") from None
+            print(f"mlspace: passed over a policy: {err}", file=sys.stderr)
+            continue
+        except trust.Unreadable:
+            pass  # policy.load() says what is wrong with it
+        return str(candidate)
     raise UsageError(f"no policy: pass --policy FILE, or write one with `mlspace policy init "
                      f"{args.paths[0]}`")
 
@@ -80,7 +110,7 @@ def cmd_apply_policy(args: argparse.Namespace) -> int:
     try:
         chosen_policy = policy.load(policy_file)
     except policy.PolicyError as err:
-        print(f"mlspace: bad policy: {err}", file=sys.stderr)
+        print(f"mlspace: {_policy_problem(err)}", file=sys.stderr)
         return EXIT_USAGE
     if args.install_timer:  # only for a policy that reads: a broken one would fail nightly
         return _timer(args, policy_file)

@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
-from mlspace.cli.exits import UsageError, exit_code_for
+from mlspace.cli.exits import EXIT_UNREADABLE, UsageError, exit_code_for
 from mlspace.cli.output import (
     binary_output,
     dataset_target,
@@ -76,8 +76,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     elif inventory is not None:
         _write_listing(inventory, chosen, args.output, source)
     _say_written(args.output, chosen)
-    _save_in_history(args, inventory, source)
-    return exit_code_for(snapshot)
+    saved = _save_in_history(args, inventory, source)
+    return exit_code_for(snapshot) if saved else EXIT_UNREADABLE
 
 
 def _say_written(output: str | None, chosen: str) -> None:
@@ -98,17 +98,23 @@ def _scan_to_dataset(args: argparse.Namespace) -> int:
             source, inventory = scan_and_classify(args, parts_dir=staging)
         write_dataset(folder, inventory, source.info)
     _say_written(args.output, "Parquet dataset")
-    _save_in_history(args, inventory, source)
-    return exit_code_for(source.snapshot)
+    saved = _save_in_history(args, inventory, source)
+    return exit_code_for(source.snapshot) if saved else EXIT_UNREADABLE
 
 
 def _save_in_history(args: argparse.Namespace, inventory: Inventory | None,
-                     source: Source) -> None:
+                     source: Source) -> bool:
+    """``--save``: keep the scan in the history; False when it could not be (said why)."""
     if args.save and inventory is not None:
         from mlspace.index import history
 
-        entry = history.save(inventory, source.info)
+        try:
+            entry = history.save(inventory, source.info)
+        except history.HistoryUnavailable as err:
+            print(f"mlspace: the scan was not saved: {err}", file=sys.stderr)
+            return False
         print(f"mlspace: scan saved as {entry.id} (see `mlspace history`)", file=sys.stderr)
+    return True
 
 
 def _write_listing(inventory: Inventory, chosen: str, output: str | None,

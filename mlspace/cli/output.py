@@ -144,3 +144,10 @@ def write_checked(folder: str, files: dict[str, str],
         with output_stream(os.path.join(folder, name)) as out:
             out.write(text)
     return None
+
+
+def tell_skipped(problems: list[str]) -> None:
+    """What a command left out of mlspace's own stores (a damaged journal file, a folder
+    others could write), one ``mlspace: ...`` line each on stderr."""
+    for problem in problems:
+        print(f"mlspace: {problem}", file=sys.stderr)

@@ -80,6 +80,7 @@ def decode_inventory(saved: SavedConclusions, snapshot: Snapshot, categories: np
     for artifact in saved.artifacts:
         if not all(0 <= e < n for e in (artifact.entry, *artifact.entries)):
             raise CannotOpen(f"the saved artifact {artifact.id} names rows the scan lacks")
+    _check_sizes(saved, snapshot)
     rows = len(snapshot.dir_entry)
     contexts = np.full(rows, Context.GENERIC, dtype=np.uint8)
     empty = np.zeros((rows, len(Category)), dtype=np.int64)
@@ -89,6 +90,20 @@ def decode_inventory(saved: SavedConclusions, snapshot: Snapshot, categories: np
     disk, apparent, files = unsummed.folder_category_totals(np.zeros(n, dtype=bool))
     return dataclasses.replace(unsummed, dir_category_disk=disk, dir_category_apparent=apparent,
                                dir_category_files=files)
+
+
+def _check_sizes(saved: SavedConclusions, snapshot: Snapshot) -> None:
+    """Every saved size lies between 0 and the scan's total: a part of the scan cannot be
+    larger than all of it (a made-up 2**62-byte run would top every list and report)."""
+    totals = snapshot.grand_totals()
+    limits = {"disk_usage": totals.disk_usage, "apparent_size": totals.apparent_size,
+              "files": totals.files}
+    for value in (*saved.artifacts, *saved.series, *saved.runs):
+        for key, limit in limits.items():
+            size = getattr(value, key, 0)
+            if not 0 <= size <= limit:
+                raise CannotOpen(f"the saved {type(value).__name__.lower()} {value.id} has "
+                                 f"{key} {size:,}, outside the scan's 0 to {limit:,}")
 
 
 def _list(data: dict, key: str) -> list:

@@ -17,8 +17,6 @@ folders' own sizes out (gdu counts 4096 bytes for each, which it then also does 
 from __future__ import annotations
 
 import dataclasses
-import gzip
-import io
 import json
 import os
 import re
@@ -30,9 +28,9 @@ import numpy as np
 
 from mlspace.index.errors import CannotOpen
 from mlspace.index.info import ScanInfo
-from mlspace.index.rebuild import EntryColumns, ScanFacts, rebuild_snapshot
+from mlspace.index.rebuild import EntryColumns, ScanFacts, blocks_of, rebuild_snapshot
 from mlspace.index.sniff import GZIP_MAGIC
-from mlspace.safe_read import Unreadable, read_bytes
+from mlspace.safe_read import Unreadable, iter_blocks, read_bytes, read_head
 from mlspace.scan import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_FILE, NLINK_CAP
 
@@ -40,6 +38,12 @@ from mlspace.scan.walker import KIND_DIR, KIND_FILE, NLINK_CAP
 MAX_DEPTH = 10_000
 #: Exports larger than this (uncompressed) are refused: they are read into memory.
 MAX_BYTES = 8 << 30
+#: A gzip export inflating to more than MAX_RATIO times the bytes read so far is a bomb
+#: (real ones compress 10 to 25 times), checked once RATIO_FROM bytes came out.
+MAX_RATIO = 200
+RATIO_FROM = 64 << 20
+_CHUNK = 1 << 20  # bytes inflated at a time
+_GZIP_WBITS = 16 + zlib.MAX_WBITS  # a gzip header and trailer around deflate data
 #: The owner of an entry whose export does not say (ncdu writes uid only with -e).
 UNKNOWN_UID = 0xFFFFFFFF
 #: What gdu counts for a folder's own size; its exports leave it out.
@@ -78,23 +82,63 @@ def read_ncdu(path: str) -> tuple[Snapshot, ScanInfo]:
     return snapshot, ScanInfo(host="", user="", started=when, finished=when, program=program)
 
 
-def _load(path: str) -> bytes:
+def _load(path: str) -> bytes | bytearray:
     """The export's bytes, gunzipped if need be, read through safe_read (a link the user
     named is followed; a FIFO or device is refused, not opened) and bounded in size."""
+    real = os.path.realpath(path)
     try:
-        data = read_bytes(os.path.realpath(path), MAX_BYTES)
+        if not read_head(real, len(GZIP_MAGIC)).startswith(GZIP_MAGIC):
+            return read_bytes(real, MAX_BYTES)
+        return _inflate(real)
     except Unreadable as err:
         raise CannotOpen(str(err)) from None
-    if not data.startswith(GZIP_MAGIC):
-        return data
+
+
+def _inflate(path: str) -> bytearray:
+    """A gzip file's content, inflated as a stream a chunk at a time, so a bomb (a few MB
+    that inflate to GiBs) is refused in bounded time and memory: past RATIO_FROM bytes out,
+    no more than MAX_RATIO times what was read in, and never more than MAX_BYTES. Files of
+    several gzip members (pigz, concatenated) and zero padding after the end are read as
+    gzip reads them."""
+    out = bytearray()
+    member = zlib.decompressobj(_GZIP_WBITS)
+    taken, ended = 0, False  # compressed bytes inflated so far
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            plain = stream.read(MAX_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as err:
-        raise CannotOpen(f"damaged gzip data ({err or type(err).__name__})") from None
-    if len(plain) > MAX_BYTES:
+        for block in iter_blocks(path, 1 << 20):
+            data = block
+            while True:
+                if ended:
+                    data = data.lstrip(b"\0")  # padding after the last member
+                    if not data:
+                        break
+                    if data[0] != GZIP_MAGIC[0]:
+                        raise CannotOpen("damaged gzip data (something else after its end)")
+                    member, ended = zlib.decompressobj(_GZIP_WBITS), False
+                chunk = member.decompress(data, _CHUNK)
+                out += chunk
+                left = member.unused_data if member.eof else member.unconsumed_tail
+                taken += len(data) - len(left)
+                _check_inflated(len(out), taken)
+                if member.eof:
+                    ended, data = True, left
+                    continue
+                data = left
+                if not data and len(chunk) < _CHUNK:
+                    break  # wants the next block
+    except zlib.error as err:
+        raise CannotOpen(f"damaged gzip data ({err})") from None
+    if not ended:
+        raise CannotOpen("damaged gzip data (cut short)")
+    return out
+
+
+def _check_inflated(inflated: int, compressed: int) -> None:
+    if inflated > MAX_BYTES:
         raise CannotOpen(f"larger than {MAX_BYTES >> 30} GiB uncompressed")
-    return plain
+    if inflated > RATIO_FROM and inflated > MAX_RATIO * compressed:
+        raise CannotOpen(f"its gzip data inflates to more than {MAX_RATIO} times its size "
+                         "(ncdu's exports compress 10 to 25 times): not read any further, "
+                         "so it cannot fill the memory")
 
 
 def _fail(text: str, pos: int, what: str) -> CannotOpen:
@@ -249,7 +293,7 @@ def _snapshot(parsed: _Parsed, gdu: bool) -> Snapshot:
         parent=parent,
         kind=kinds[order],
         apparent=asize[order],
-        blocks=((dsize + 511) // 512)[order],
+        blocks=blocks_of(dsize)[order],
         mtime=np.array([float(mtimes[i] or 0) for i in order.tolist()], dtype=np.float64),
         ino=fields.whole("ino", 0, 2**64 - 1)[order],
         nlink=nlink[order].astype(np.uint16),

@@ -32,7 +32,7 @@ from mlspace.index.parquet_schema import (
     FORMAT_VERSION,
     METADATA_KEY,
 )
-from mlspace.index.rebuild import EntryColumns, ScanFacts, rebuild_snapshot
+from mlspace.index.rebuild import EntryColumns, ScanFacts, blocks_of, rebuild_snapshot
 from mlspace.index.sniff import DATASET_SUMMARY
 from mlspace.scan import ScanError, Snapshot
 
@@ -171,7 +171,7 @@ def _columns(table: pa.Table) -> tuple[EntryColumns, np.ndarray]:
         parent=plain["parent"],
         kind=_codes(table.column("kind"), CODE_BY_KIND, np.uint8, "kind"),
         apparent=plain["apparent_size"],
-        blocks=(disk + 511) // 512,
+        blocks=blocks_of(disk),
         mtime=plain["mtime"],
         ino=plain["inode"],
         nlink=plain["nlink"],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mlspace import fmt
 from mlspace.index.errors import CannotOpen
 from mlspace.scan import ScanError, Snapshot
 from mlspace.scan.arrays import DirTree, ordered_ranges
@@ -71,6 +72,7 @@ def rebuild_snapshot(columns: EntryColumns, facts: ScanFacts) -> Snapshot:
     counted = facts.counted
     if counted is None:
         counted = _first_paths_count(columns, dir_dev, table, blocks, apparent)
+    _check_sums(blocks, apparent, counted)
     is_dir = columns.kind == KIND_DIR
     counts = counted.astype(np.int64)
     range_rows, range_starts = ordered_ranges(dir_first, dir_count)
@@ -145,6 +147,36 @@ def _check_structure(columns: EntryColumns) -> int:
     if not np.all(np.isfinite(columns.mtime)):
         raise CannotOpen("an entry has a modification time that is not a number")
     return roots
+
+
+#: The most bytes mlspace counts (a signed 64-bit total, as st_size is).
+LARGEST_TOTAL = 2**63 - 1
+
+
+def _check_sums(blocks: np.ndarray, apparent: np.ndarray, counted: np.ndarray) -> None:
+    """The totals of the entries that count must be sums that can be true: three entries
+    of 2**62 bytes add up to 12 EiB, which wraps to -4 EiB in 64 bits and was shown as the
+    scan's size. No disk holds that much; the file is damaged or made up."""
+    for what, values, unit in (("on disk", blocks, 512), ("apparent", apparent, 1)):
+        total = exact_sum(values[counted]) * unit
+        if total > LARGEST_TOTAL:
+            raise CannotOpen(f"its entries' sizes add up to {fmt.size(total)} {what}, more "
+                             f"than mlspace counts ({fmt.size(LARGEST_TOTAL)}) and than any "
+                             "disk holds: the file is damaged or made up")
+
+
+def blocks_of(sizes: np.ndarray) -> np.ndarray:
+    """Sizes in bytes as 512-byte blocks, rounded up (``size + 511`` would wrap near 2**63
+    and turn an absurd size into a negative one)."""
+    return sizes // 512 + (sizes % 512 != 0)
+
+
+def exact_sum(values: np.ndarray) -> int:
+    """The exact sum of non-negative int64 ``values`` as a Python int, whatever its size
+    (numpy's own sum wraps past 2**63): in two halves that cannot overflow."""
+    high = np.right_shift(values, 31).sum(dtype=np.int64)  # < 2**32 each, < 2**31 of them
+    low = np.bitwise_and(values, 2**31 - 1).sum(dtype=np.int64)
+    return (int(high) << 31) + int(low)
 
 
 def _check_names(columns: EntryColumns, roots: int) -> None:

@@ -11,13 +11,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mlspace.act import history
+from mlspace.act.journal import read_history
 from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
 from mlspace.paths import within
 from mlspace.report.cleanups import record_state
 from mlspace.report.growth import growth_record
+from mlspace.report.once import own_sizes
 from mlspace.report.plan_text import suggestion_record
 from mlspace.report.records import artifact_record, run_record, series_record
 
@@ -30,6 +31,9 @@ DAY = 86400.0
 @dataclass(frozen=True)
 class Report:
     data: dict  # the JSON document; every renderer reads only this
+    #: What of mlspace's own stores could not be used for it (a damaged journal file),
+    #: a sentence each, for the command to tell; the report leaves it out.
+    skipped: tuple[str, ...] = ()
 
 
 def build_report(inv: Inventory, plan: Plan, now: float | None = None,
@@ -51,12 +55,17 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
     best = {s.best for s in inv.series if s.best}
     latest = {s.latest for s in inv.series if s.latest}
     measure = "apparent_size" if apparent else "disk_usage"
+    own = own_sizes(inv)  # each byte under one item and category (mlspace.report.once)
     artifacts = []
-    for a in sorted(inv.artifacts, key=lambda a: -getattr(a, measure)):
+    for i, a in enumerate(inv.artifacts):
         record = artifact_record(a)
-        record.update(age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
+        record.update(disk_usage=own.disk[i], apparent_size=own.apparent[i],
+                      files=own.files[i], whole_disk_usage=a.disk_usage,
+                      whole_apparent_size=a.apparent_size,
+                      age_days=round((now - a.newest_mtime) / DAY, 1), is_best=a.id in best,
                       is_latest=a.id in latest, suggestion_id=suggestion_of.get(a.path))
         artifacts.append(record)
+    artifacts.sort(key=lambda r: (-r[measure], r["path"]))
     runs = []
     for r in sorted(inv.runs, key=lambda r: -getattr(r, measure)):
         record = run_record(r)
@@ -70,11 +79,12 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         record["latest"] = latest_ckpt.name if latest_ckpt else None
         record["latest_step"] = latest_ckpt.step if latest_ckpt else None
         runs.append(record)
+    journal, skipped = read_history()
     cleanups = [{"id": c.id, "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(c.created)),
                  "title": c.title, "moved": c.moved_when_run, "freed": max(c.freed, 0),
                  "in_trash": c.bytes_in_trash, "state": record_state(c),
                  "items": len(c.items), "undone": c.undone, "roots": list(c.roots)}
-                for c in history() if _under(c.roots, snap.roots)]
+                for c in journal if _under(c.roots, snap.roots)]
     data = {
         "version": 1,
         "sizes": "apparent" if apparent else "on disk",  # what the HTML and Markdown show
@@ -102,6 +112,9 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
                                       for c in ORDER}}
             for i, b in enumerate(BUCKETS)
         ],
+        "outside_artifacts": {c.id: {"disk_usage": own.rest[c][0],
+                                     "apparent_size": own.rest[c][1], "files": own.rest[c][2]}
+                              for c in ORDER},
         "runs": runs,
         "series": [series_record(s, inv) for s in inv.series],
         "top_artifacts": artifacts[:TOP_ARTIFACTS],
@@ -117,7 +130,7 @@ def build_report(inv: Inventory, plan: Plan, now: float | None = None,
         "cleanups": cleanups,
         "growth": growth_record(inv, scanned_at),
     }
-    return Report(data)
+    return Report(data, tuple(skipped))
 
 
 def _under(cleaned: list[str], roots: tuple[str, ...]) -> bool:

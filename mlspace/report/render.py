@@ -1,5 +1,6 @@
 """Render a report model to HTML (self-contained, inline SVG charts, prints well), CSV (one
-row per artifact), JSON and Markdown. Format by file extension."""
+row per artifact, and per category one for the rest), JSON and Markdown. Format by file
+extension. Items are listed with the bytes that are their own (mlspace.report.once)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from mlspace.report.model import Report
 
 CSV_COLUMNS = ("path", "category", "kind", "disk_usage", "apparent_size", "mtime", "age_days",
                "run", "series", "is_best", "is_latest", "suggestion_id")
+#: The kind of the CSV rows that hold, per category, what belongs to no artifact: with them
+#: the rows add up to the report's categories.
+REST_KIND = "rest"
 
 
 def render_json(report: Report) -> str:
@@ -28,6 +32,10 @@ def render_csv(report: Report) -> str:
     writer.writerow(CSV_COLUMNS)
     for a in report.data["artifacts"]:
         writer.writerow([a[c] if a[c] is not None else "" for c in CSV_COLUMNS])
+    for category, rest in report.data["outside_artifacts"].items():  # what no item holds
+        if rest["disk_usage"] or rest["apparent_size"]:
+            writer.writerow(["", category, REST_KIND, rest["disk_usage"],
+                             rest["apparent_size"], *[""] * (len(CSV_COLUMNS) - 5)])
     return out.getvalue()
 
 

@@ -341,7 +341,9 @@ class MainWindow(QMainWindow):
             self.stack.currentIndex() == VIEWS
         if self._keep_view:
             self.status.setText("Rescanning…")
-            self.scanner.start(paths, LIVE_SCAN)
+            chosen = self.growth.chosen  # F5 keeps comparing with it: it must stay kept
+            self.scanner.start(paths, LIVE_SCAN,
+                               frozenset({chosen.id}) if chosen is not None else frozenset())
             self._update_scan_actions()
             return
         names = ", ".join(html.escape(os.path.basename(p) or p) for p in paths)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import platform
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QThread, Signal
@@ -106,17 +106,19 @@ def opened_source(saved: SavedScan, journal: Journal | None) -> ScanSource:
                       names_only=saved.saved_inventory is None, journal=journal)
 
 
-def keep_in_history(inventory: Inventory, info: ScanInfo) -> str:
+def keep_in_history(inventory: Inventory, info: ScanInfo, keep: Collection[str] = ()) -> str:
     """Keep a finished scan in mlspace's history (``mlspace history``, ``diff``), with its
     retention. Returns what to tell the user when that failed, else ''. A cancelled scan is
-    not the folder's state and is not kept, nor is the demo (trying it leaves nothing)."""
+    not the folder's state and is not kept, nor is the demo (trying it leaves nothing). It
+    replaces the one the app kept of the same folders minutes before (one look at them:
+    mlspace.index.history), unless that is in ``keep`` (the scan being compared with)."""
     from mlspace.index import history
 
     snapshot = inventory.snapshot
     if snapshot.cancelled or any(is_demo(root) for root in snapshot.roots):
         return ""
     try:
-        history.save(inventory, info)
+        history.save(inventory, info, rescan=True, keep=keep)
     except Exception as err:  # the history is a bonus: never lose the scan shown over it
         return f"This scan could not be kept in mlspace's history ({err})"
     return ""

@@ -46,11 +46,13 @@ class _ScanJob(QObject):
     finished = Signal(object, object, object, object)  # Inventory, AgeTable, Plan, ScanSource
     failed = Signal(str)
 
-    def __init__(self, paths: list[str], options: ScanOptions, cancel: threading.Event) -> None:
+    def __init__(self, paths: list[str], options: ScanOptions, cancel: threading.Event,
+                 keep: frozenset[str] = frozenset()) -> None:
         super().__init__()
         self.paths = paths
         self.options = options
         self.cancel = cancel
+        self.keep = keep  # saved scans the history must not replace with this one
         self.abandoned = threading.Event()  # replaced by another scan: skip what follows
 
     def signals(self) -> tuple[SignalInstance, ...]:
@@ -74,7 +76,8 @@ class _ScanJob(QObject):
             inventory = classify(snapshot, rules)
             info = ScanInfo.here(started, options=self.options)
             source = ScanSource(info, tuple(snapshot.roots),
-                                note=keep_in_history(inventory, info), journal=journal)
+                                note=keep_in_history(inventory, info, self.keep),
+                                journal=journal)
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
             self.finished.emit(*prepared(inventory), source)
         except Exception:  # report, never crash the app from a worker thread
@@ -134,16 +137,18 @@ class ScanController(QObject):
     def running(self) -> bool:
         return self._thread is not None
 
-    def start(self, paths: list[str], options: ScanOptions | None = None) -> None:
+    def start(self, paths: list[str], options: ScanOptions | None = None,
+              keep: frozenset[str] = frozenset()) -> None:
         """Scan ``paths``. A rescan of the folders shown covers what their scan covered:
-        an opened scan's excludes and its choice about other filesystems are kept."""
+        an opened scan's excludes and its choice about other filesystems are kept. ``keep``:
+        saved scans this one must not replace in the history (the one compared with)."""
         options = options or ScanOptions()
         if list(paths) == self.paths:
             options = replace(options, exclude=self.options.exclude,
                               cross_filesystems=self.options.cross_filesystems)
         self.paths = list(paths)
         self.options = options
-        job = _ScanJob(self.paths, options, self._new_cancel())
+        job = _ScanJob(self.paths, options, self._new_cancel(), keep)
         job.progress.connect(self.progress)
         job.finished.connect(self._done)
         job.failed.connect(self._failed)

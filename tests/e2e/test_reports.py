@@ -14,13 +14,13 @@ import pytest
 
 from mlspace import fmt
 from mlspace.demo import generate
-from mlspace.report.render import CSV_COLUMNS
+from mlspace.report.render import CSV_COLUMNS, REST_KIND
 
 REPORT_SCHEMA_KEYS = {
     "version", "sizes", "generated", "host", "roots", "totals", "unreadable", "scan_seconds",
     "cancelled", "categories", "ages", "runs", "series", "top_artifacts", "artifacts",
     "suggestions", "reclaimable", "reclaimable_apparent", "reclaimable_by_risk",
-    "reclaimable_by_risk_apparent", "cleanups", "growth", "disks",
+    "reclaimable_by_risk_apparent", "cleanups", "growth", "disks", "outside_artifacts",
 }
 
 
@@ -84,7 +84,11 @@ def test_csv_has_one_row_per_artifact(reports: dict[str, str]) -> None:
     doc = json.loads(reports["json"])
     rows = list(csv.DictReader(io.StringIO(reports["csv"])))
     assert tuple(rows[0]) == CSV_COLUMNS
-    assert len(rows) == len(doc["artifacts"])
+    items = [r for r in rows if r["kind"] != REST_KIND]
+    assert len(items) == len(doc["artifacts"])
+    rest = {r["category"]: int(r["disk_usage"]) for r in rows if r["kind"] == REST_KIND}
+    assert rest == {c: r["disk_usage"] for c, r in doc["outside_artifacts"].items()
+                    if r["disk_usage"]}
     best = next(r for r in rows if r["path"].endswith("bert-large-lr3e-4/checkpoint-7000"))
     assert best["is_best"] == "True" and best["category"] == "checkpoint"
     old = next(r for r in rows if r["path"].endswith("bert-large-lr3e-4/checkpoint-1000"))

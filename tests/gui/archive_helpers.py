@@ -1,42 +1,21 @@
-"""Shared by the cold-tier GUI tests: a cold tier named in config.toml (a tmpfs when root,
-as a NAS or a second disk would be; else, for what does not depend on it, a folder on the
-same disk with the guard lifted), a window opened on a small aged HF run, and the
-Suggestions panel's rows."""
+"""Shared by the cold-tier GUI tests: a cold tier named in config.toml (a tmpfs, as a NAS
+or a second disk would be: archiving onto the scanned disk frees nothing and is refused),
+a window opened on a small aged HF run, and the Suggestions panel's rows."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
-import pytest
-from cleanup_helpers import mount_tmpfs
 from gui_helpers import show_tab
 from PySide6.QtWidgets import QTreeWidgetItem
 from workspaces import hf_run
 
-from mlspace.act import tier
-from mlspace.act.tier import Tier
 from mlspace.config import Settings, save_settings
-from mlspace.ui import archive_actions
 from mlspace.ui.main_window import MainWindow
 
 WAIT_MS = 30_000
 ARCHIVE_KEPT = "Archive the kept checkpoints of run"  # the workspace's archive suggestion
 RETENTION = "Keep best 1 + latest 2 of run"
-
-
-def mount_or_lift_guard(where: Path, size: str, monkeypatch: pytest.MonkeyPatch) -> bool:
-    """A tmpfs at ``where`` (True), or, where mounting is not possible, a plain folder the
-    app may archive to although it is on the same disk (False)."""
-    try:
-        mount_tmpfs(where, size)
-    except pytest.skip.Exception:
-        where.mkdir(parents=True, exist_ok=True)
-        monkeypatch.setattr(archive_actions, "Tier",
-                            functools.partial(Tier, allow_same_filesystem=True))
-        monkeypatch.setattr(tier, "same_disk_as", lambda *_: None)  # suggested all the same
-        return False
-    return True
 
 
 def name_tier(where: Path, **settings: object) -> None:

@@ -3,14 +3,17 @@ and the first scan clicked in the Growth tab."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from gui_helpers import click_in_plot, show_tab
 from pytestqt.qtbot import QtBot
 
 from mlspace.demo import MARKER, generate
+from mlspace.index import history
 from mlspace.ui.main_window import MainWindow
 
 WAIT_MS = 30_000
@@ -52,12 +55,25 @@ def add_run(root: Path) -> int:
     return sum(os.lstat(p).st_blocks * 512 for p in paths)
 
 
+@contextlib.contextmanager
+def looks_apart() -> Iterator[None]:
+    """Scans finished meanwhile count as separate looks at the folders, as if hours apart
+    (the app keeps one scan per look: mlspace.index.history)."""
+    before = history.SAME_LOOK_SECONDS
+    history.SAME_LOOK_SECONDS = 0
+    try:
+        yield
+    finally:
+        history.SAME_LOOK_SECONDS = before
+
+
 def scan_grow_scan(window: MainWindow, qtbot: QtBot, root: Path) -> int:
-    """Scan (kept in the history), add a run, scan again (F5); returns the run's size."""
+    """Scan (kept in the history), add a run, scan again (F5) as another look at the folder,
+    so both are kept; returns the run's size."""
     scan_in(window, qtbot, root)
     time.sleep(1.1)  # history ids and the chart's time axis count seconds
     run_size = add_run(root)
-    with qtbot.waitSignal(window.scan_finished, timeout=WAIT_MS):
+    with looks_apart(), qtbot.waitSignal(window.scan_finished, timeout=WAIT_MS):
         window.rescan_action.trigger()
     return run_size
 

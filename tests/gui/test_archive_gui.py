@@ -16,7 +16,6 @@ from archive_helpers import (
     RETENTION,
     WAIT_MS,
     group_of,
-    mount_or_lift_guard,
     name_tier,
     suggestion_row,
     workspace,
@@ -50,15 +49,13 @@ def tmpfs_tier(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture
-def tier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A cold tier for what does not depend on its being another disk: a 4 GiB tmpfs when
-    root (sparse files take none of it), else a folder on this disk."""
+def tier(tmp_path: Path) -> Iterator[Path]:
+    """A 4 GiB tmpfs as the cold tier (sparse files take none of it)."""
     where = tmp_path / "cold"
-    mounted = mount_or_lift_guard(where, "4g", monkeypatch)
+    mount_tmpfs(where, "4g")
     name_tier(where)
     yield where
-    if mounted:
-        unmount(where)
+    unmount(where)
 
 
 def _confirm_reading(window: MainWindow, seen: dict[str, object], accept: bool = True) -> None:

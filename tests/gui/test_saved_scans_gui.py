@@ -307,15 +307,19 @@ def test_every_finished_scan_is_kept_in_the_history(qtbot: QtBot, tmp_path: Path
     (root / "ckpt").mkdir(parents=True)
     (root / "ckpt" / "model.pt").write_bytes(b"w" * 5000)
     open_in(window, qtbot, root)
+    first = history.entries(str(root))
+    assert len(first) == 1 and first[0].files == 1 and first[0].host == platform.node()
+    (root / "ckpt" / "optimizer.pt").write_bytes(b"o" * 5000)
     with qtbot.waitSignal(window.scan_finished, timeout=30_000):
         window.rescan_action.trigger()
+    # F5 moments later is the same look at the folder: it replaces the scan kept before.
     kept = history.entries(str(root))
-    assert len(kept) == 2 and kept[-1].files == 1 and kept[-1].host == platform.node()
+    assert len(kept) == 1 and kept[0].id != first[0].id and kept[0].files == 2
 
 
 def test_a_scan_that_cannot_be_kept_says_so_in_the_status_bar(
         qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def full(*args: object) -> None:
+    def full(*args: object, **options: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(history, "save", full)

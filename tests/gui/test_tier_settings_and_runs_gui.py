@@ -12,12 +12,11 @@ import pytest
 from archive_helpers import (
     ARCHIVE_KEPT,
     WAIT_MS,
-    mount_or_lift_guard,
     name_tier,
     suggestion_row,
     workspace,
 )
-from cleanup_helpers import tree_digest, unmount
+from cleanup_helpers import mount_tmpfs, tree_digest, unmount
 from gui_helpers import confirm_when_asked, open_window
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -141,10 +140,10 @@ def test_policy_runs_made_while_closed_are_shown_at_start_with_undo(
 
 
 def test_history_lists_archive_and_policy_runs_beside_cleanups_each_undoable(
-        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        qtbot: QtBot, tmp_path: Path) -> None:
     root, run = workspace(tmp_path)
     cold = tmp_path / "cold"
-    mounted = mount_or_lift_guard(cold, "16m", monkeypatch)
+    mount_tmpfs(cold, "16m")
     try:
         name_tier(cold)
         _policy_run(root)
@@ -181,5 +180,4 @@ def test_history_lists_archive_and_policy_runs_beside_cleanups_each_undoable(
         assert states == ["3 archived", "1 in the trash", "undone"]
         window.close()
     finally:
-        if mounted:
-            unmount(cold)
+        unmount(cold)

@@ -4,7 +4,6 @@ forked child; another uid plays the neighbour. Needs root to mount a tmpfs and s
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
+from hostile_helpers import as_user
 from workspaces import hf_run, retention_of
 
 from mlspace.act import execute, undo
@@ -63,29 +63,12 @@ def _as_you(base: Path, work: Callable[[], object]) -> object:
     home = base / "your-home"
     home.mkdir(exist_ok=True)
     os.chown(home, YOU, YOU)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        code = 0
-        try:
-            os.close(read_end)
-            os.setgid(YOU)
-            os.setuid(YOU)
-            os.environ["HOME"] = str(home)
-            os.environ["XDG_DATA_HOME"] = str(home / "data")
-            payload = json.dumps(work()).encode()
-        except BaseException as err:  # noqa: BLE001 - reported to the parent
-            payload, code = json.dumps({"error": repr(err)}).encode(), 1
-        with os.fdopen(write_end, "wb") as out:
-            out.write(payload)
-        os._exit(code)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        payload = pipe.read()
-    os.waitpid(pid, 0)
-    result = json.loads(payload)
-    assert not (isinstance(result, dict) and "error" in result), result
-    return result
+
+    def at_home() -> object:
+        os.environ["HOME"] = str(home)
+        os.environ["XDG_DATA_HOME"] = str(home / "data")
+        return work()
+    return as_user(YOU, at_home)
 
 
 def _clean_and_undo(suggestion: Suggestion, root: Path) -> Callable[[], object]:
