@@ -26,7 +26,6 @@ import os
 from typing import Any, NamedTuple
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
-from mlspace.classify.checkpoint_names import CheckpointName
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
 from mlspace.classify.readers.records import (
@@ -34,7 +33,6 @@ from mlspace.classify.readers.records import (
     read_pointer,
     read_tf_checkpoint_state,
 )
-from mlspace.classify.readers.torchscript import is_torchscript
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
@@ -61,7 +59,7 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     older step of the run to be rotated away.
     """
     by_folder: dict[tuple[int, bool], list[Candidate]] = {}
-    for found in map(_exported, checkpoints):
+    for found in checkpoints:
         by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
     all_series, artifacts = [], []
     for (row, is_dir), found in by_folder.items():
@@ -104,7 +102,9 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     if records.ranked is not None:
         also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
-    protected |= {m.id for m in members if m.role in ("best", "last", "final", "export")}
+    protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
+    if len(members) > 1:
+        protected |= {m.id for m in members if is_fixed_name_save(m)}
     kept_names, ranked, newest_first, kept_reason = _kept_by_tool(records, metric)
     tool_kept = [by_name[n].id for n in kept_names
                  if n in by_name and by_name[n].id not in protected]
@@ -136,6 +136,17 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     return series, members
 
 
+#: Roles whose checkpoints are kept at every risk level: what the tool's naming promises.
+PROTECTED_ROLES = frozenset({"best", "last", "final", "top-k", "export"})
+
+
+def is_fixed_name_save(m: Artifact) -> bool:
+    """A checkpoint file whose name says nothing about its order (``params.pt``): the tool
+    overwrites it in place at each save, so it is no older step to thin out."""
+    return (not m.is_dir and m.step is None and m.epoch is None and not m.metrics
+            and m.role is None)
+
+
 def _kept_by_tool(records: _Records, metric: str | None
                   ) -> tuple[tuple[str, ...], bool, bool, str]:
     """What the tool keeps by its own retention: (names, ranked best first by ``metric``,
@@ -155,21 +166,6 @@ def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
     number = m.step if m.step is not None else m.epoch
     return (float(number) if number is not None else -1.0, m.newest_mtime, m.role is not None,
             m.name)
-
-
-#: What a TorchScript archive is, once its directory shows it is one.
-_TORCHSCRIPT = CheckpointName(tool="TorchScript", role="export")
-
-
-def _exported(found: Candidate) -> Candidate:
-    """A ``.pt``/``.pth`` file whose name says nothing (no step, epoch or role) may be a
-    model exported with torch.jit.save: its archive's directory tells (no pickle is read)."""
-    named = found.parsed
-    if found.is_dir or named is None or named.tool != "PyTorch" or named.role is not None \
-            or named.step is not None or named.epoch is not None \
-            or not found.name.endswith((".pt", ".pth")) or not is_torchscript(found.path):
-        return found
-    return found._replace(parsed=_TORCHSCRIPT, tool=_TORCHSCRIPT.tool)
 
 
 def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Candidate],
