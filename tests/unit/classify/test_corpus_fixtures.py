@@ -39,15 +39,13 @@ def test_every_file_is_labelled_and_says_how_it_was_made(tool: CorpusTool) -> No
     expected = json.loads((tool.folder / "expected.json").read_text())
     assert expected["labels"].keys() == tool.layout.spec.keys()
     assert set(tool.layout.labels.values()) <= CATEGORIES
-    assert len(set(tool.layout.labels.values())) >= 2
     assert {"tool", "package", "version", "kind", "command"} <= tool.about.keys()
     assert (tool.folder / "make_fixtures.py").is_file() and (tool.folder / "NOTE.md").is_file()
 
 
 @pytest.mark.parametrize("tool", TOOLS, ids=lambda t: f"{t.set}/{t.name}")
 def test_recorded_best_and_latest_are_labelled_checkpoints(tool: CorpusTool) -> None:
-    assert tool.checkpoints, "no run names its best or latest"
-    labels = tool.layout.labels
+    labels = tool.layout.labels  # a tool that writes no checkpoint (a profiler) lists none
     for run in tool.checkpoints:
         named = recorded_paths(run, "best") + recorded_paths(run, "latest")
         assert named and run.get("evidence")
