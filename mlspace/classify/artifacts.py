@@ -18,6 +18,7 @@ from mlspace.classify.engine import Classification
 from mlspace.classify.model import Artifact, build
 from mlspace.classify.readers.torchscript import is_torchscript
 from mlspace.classify.rules import CONTEXTS, DEFAULT_CATEGORY, CompiledRules, Context
+from mlspace.classify.structure import twin_prefixes
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
@@ -137,23 +138,26 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]
     saved_models = set(parents[cls.contexts[parents] == Context.MODEL].tolist())
     groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]] = {}
     beside: dict[int, list[int]] = {}  # a saved model's folder -> its files that are no weights
-    with_resume_state: set[int] = set()  # folders holding optimizer.pt and friends
+    # Checkpoint files that are no weights of their own (optimizer.pt, history.json), by
+    # folder, and the names read.
+    no_weights: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
     for entry, parent in zip(candidates[outside_units].tolist(),
                              parents[outside_units].tolist(), strict=True):
-        name = snapshot.name(entry)
+        name = names[entry] = snapshot.name(entry)
         parsed = parse_checkpoint_name(name)
         if parsed is None:
             if parent in saved_models:
                 beside.setdefault(parent, []).append(entry)
-            elif name.endswith((".pt", ".pth", ".bin")):
-                with_resume_state.add(parent)
+            else:
+                no_weights.setdefault(parent, []).append(entry)
             continue
         if _unordered(parsed) and name.endswith((".pt", ".pth")) \
                 and is_torchscript(snapshot.path(entry)):
             parsed = _TORCHSCRIPT
         groups.setdefault((parent, parsed.group or name), []).append((entry, parsed))
     _one_per_saved_model(groups, beside, saved_models)
-    _one_per_fixed_name_set(groups, saved_models, with_resume_state)
+    _one_per_fixed_name_set(groups, saved_models, no_weights, names)
     found = []
     for (parent, key), members in groups.items():
         entries = tuple(e for e, _ in members)
@@ -195,46 +199,40 @@ def _unordered(parsed: CheckpointName) -> bool:
 
 
 def _one_per_fixed_name_set(groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]],
-                            saved_models: set[int], with_resume_state: set[int]) -> None:
+                            saved_models: set[int], no_weights: dict[int, list[int]],
+                            names: dict[int, str]) -> None:
     """Component files a tool writes under fixed names into one folder (``params.pt``,
     ``criterion.pt`` beside ``optimizer.pt``, overwritten at each save) are ONE checkpoint,
     never a series whose older members could go (what shows they are components: the resume
-    state saved with them, or a twin set under a prefix). A second set of the same components under
-    a prefix (``train_end_params.pt``...) is a second checkpoint. ``groups`` changes in
-    place; a folder's files with a step, score or role keep their own checkpoints."""
+    state saved with them, or a twin set under a prefix). A second set of the same
+    components under a prefix (``train_end_params.pt``...) is a second checkpoint; each set
+    takes the folder's other checkpoint files of its prefix (its ``optimizer.pt``, its
+    ``history.json``). ``groups`` changes in place; files with a step, score or role keep
+    their own checkpoints, and unrelated models side by side (``model.pt``, ``resnet.pt``)
+    stay apart."""
     by_folder: dict[int, list[tuple[int, str]]] = {}
     for key, members in groups.items():
         if key[0] not in saved_models and len(members) == 1 and _unordered(members[0][1]):
             by_folder.setdefault(key[0], []).append(key)
     for parent, keys in by_folder.items():
-        prefixes = _twin_prefixes([name for _, name in keys])
-        # Unrelated models saved side by side (model.pt, resnet.pt) stay apart: components
-        # show by the resume state saved with them, or by a twin set under a prefix.
-        if len(keys) < 2 or not (prefixes or parent in with_resume_state):
+        others = no_weights.get(parent, [])
+        prefixes = twin_prefixes([name for _, name in keys] + [names[e] for e in others])
+        if len(keys) < 2 or not (prefixes or others):
             continue
-        sets: dict[str, list[tuple[str, list[tuple[int, CheckpointName]]]]] = {}
+        sets: dict[str, list[tuple[int, CheckpointName]]] = {}
+        first_name: dict[str, str] = {}
         for key in sorted(keys, key=lambda k: k[1]):
             prefix = next((p for p in prefixes if key[1].startswith(p)), "")
-            sets.setdefault(prefix, []).append((key[1], groups.pop(key)))
-        for named in sets.values():
-            # Named by its first file, as a saved model's files are.
-            members = sorted((m for _, ms in named for m in ms), key=lambda m: m[0])
-            groups[(parent, named[0][0])] = members
-
-
-_SEPARATORS = ("_", "-", ".")
-
-
-def _twin_prefixes(names: list[str]) -> list[str]:
-    """Prefixes (ending in a separator) under which the same component names repeat: with
-    ``params.pt`` and ``train_end_params.pt`` both present, ``train_end_``. Longest first."""
-    names_set = set(names)
-    found = set()
-    for name in names:
-        for at, char in enumerate(name[:-1]):
-            if char in _SEPARATORS and name[at + 1:] in names_set:
-                found.add(name[:at + 1])
-    return sorted(found, key=len, reverse=True)
+            sets.setdefault(prefix, []).extend(groups.pop(key))
+            first_name.setdefault(prefix, key[1])  # a set is named by its first weights
+        for entry in others:
+            prefix = next((p for p in prefixes if names[entry].startswith(p)), "")
+            if prefix in sets:
+                sets[prefix].append((entry, sets[prefix][0][1]))
+        for prefix, members in sets.items():
+            weights = [m for m in members if names[m[0]] == first_name[prefix]]
+            rest = sorted((m for m in members if m not in weights), key=lambda m: m[0])
+            groups[(parent, first_name[prefix])] = weights + rest
 
 
 def symlink_target_name(snapshot: Snapshot, artifact: Artifact) -> str | None:

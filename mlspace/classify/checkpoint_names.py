@@ -201,7 +201,9 @@ _DIR_PATTERNS = (
     (re.compile(r"global_step(\d+)"), "DeepSpeed", "step"),
     (re.compile(r"iter_(\d{7})"), "Megatron-LM", "step"),
     (re.compile(r"epoch_(\d+)"), "torchtune", "epoch"),
-    (re.compile(r"(?:.+_)?(\d+)"), "Orbax", "step"),
+    # A number alone or after a stem: Orbax's step folders (whose rule names the tool),
+    # and any tool's numbered saves.
+    (re.compile(r"(?:.+[_\-])?(\d+)"), "checkpoint", "step"),
 )
 
 

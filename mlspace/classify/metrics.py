@@ -8,7 +8,8 @@ _LOWER_IS_BETTER = re.compile(
     r"loss|err|error|perplexity|ppl|wer|cer|mae|mse|rmse|nll|fid|distance|time|regret", re.I
 )
 _HIGHER_IS_BETTER = re.compile(
-    r"acc|accuracy|f1|map|auc|bleu|rouge|iou|dice|top1|top5|precision|recall|r2|score|fitness"
+    r"acc|accuracy|(?<![a-z])f1(?![0-9])|(?<![a-z])map(?![a-z])|(?<![a-z])auc|bleu|rouge|iou"
+    r"|dice|top1|top5|precision|recall|(?<![a-z])r2(?![0-9])|score|fitness"
     r"|reward|return|psnr|ssim|exact_match|em\b|(?<![a-z])rew(?![a-z])",
     re.I,
 )

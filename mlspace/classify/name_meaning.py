@@ -88,3 +88,61 @@ def protected_role(name: str) -> str | None:
         if role in roles:
             return role
     return None
+
+
+# ------------------------------------------------------------------ what a name is about
+#: Words of a file's name that say it holds a model or a training state.
+MODEL_WORDS = frozenset({
+    "model", "models", "ckpt", "checkpoint", "checkpoints", "weights", "weight", "snapshot",
+    "policy", "statedict", "net", "network", "learner", "booster",
+    "estimator", "agent", "actor", "critic", "encoder", "decoder",
+})
+#: Words of a file's name that say it is a record of a run: metrics, history, progress.
+RECORD_WORDS = frozenset({
+    "history", "metrics", "metric", "progress", "results", "result", "eval", "evaluation",
+    "evaluations", "log", "logs", "stats", "statistics", "scores", "losses", "loss", "error",
+    "errors", "curve", "curves", "monitor", "summary", "experiment", "messages", "events",
+    "records", "trial", "trials", "oracle", "tuner", "study", "leaderboard", "timings",
+})
+#: Words of a file's name that say it configures or describes something (kept as it is).
+CONFIG_WORDS = frozenset({
+    "config", "configuration", "cfg", "conf", "settings", "options", "params", "parameters",
+    "hyperparameters", "spec", "schema", "vocab", "tokenizer", "labels", "classes", "mapping",
+    "requirements", "environment", "package", "manifest", "index",
+})
+#: Column or key names that count a run's progress.
+PROGRESS_WORDS = frozenset({
+    "epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "iterations", "episode",
+    "episodes", "timestep", "timesteps", "global_step", "batch", "update", "updates",
+    "time", "elapsed",
+})
+
+
+def words_of(name: str) -> list[str]:
+    """A name's words, lower case: split at separators, digits and case changes."""
+    return [w.lower() for w in re.findall(r"[A-Za-z]+", _CAMEL.sub(" ", name))]
+
+
+#: Stems that say "model" even inside a longer word (``cbsnapshot``, ``bestckpt``).
+_MODEL_STEMS = ("ckpt", "checkpoint", "snapshot", "weights")
+
+
+def says_model(name: str) -> bool:
+    lower = name.lower()
+    return not MODEL_WORDS.isdisjoint(words_of(name)) or any(s in lower for s in _MODEL_STEMS)
+
+
+def says_config(name: str) -> bool:
+    return not CONFIG_WORDS.isdisjoint(words_of(name))
+
+
+def says_record(name: str) -> bool:
+    return not RECORD_WORDS.isdisjoint(words_of(name))
+
+
+def metric_like(column: str) -> bool:
+    """A table column or record key that is a metric or counts progress (``val_loss``,
+    ``rollout/ep_rew_mean``, ``iter``)."""
+    lower = column.lower()
+    return direction(column) is not None or lower in PROGRESS_WORDS \
+        or not PROGRESS_WORDS.isdisjoint(words_of(column))

@@ -84,7 +84,8 @@ def test_fixed_name_component_files_are_one_checkpoint_never_a_series(tmp_path: 
     series = series_at(inv, root / "exp")
     assert len(series.members) == 2  # the set and its train_end_ twin
     members = [inv.artifact_by_id[m] for m in series.members]
-    assert sorted(len(m.entries) for m in members) == [2, 2]  # params + criterion each
+    # params, criterion, optimizer and history in each
+    assert sorted(len(m.entries) for m in members) == [4, 4]
     assert set(series.protected) == set(series.members)
     for _, plan in _plans(root):
         paths = suggested_paths(plan)
