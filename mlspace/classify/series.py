@@ -33,6 +33,7 @@ from mlspace.classify.readers.records import (
     read_pointer,
     read_tf_checkpoint_state,
 )
+from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
@@ -46,6 +47,7 @@ class _Records(NamedTuple):
 
     hf: HfFacts | None  # HF Trainer's trainer_state.json and training_args.bin
     ranked: ToolFacts | None  # a tool that ranks its own top-k: Lightning or timm
+    shape: ShapeFacts | None = None  # records found by their shape (readers.shape_records)
 
 
 def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict[int, str]
@@ -70,6 +72,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         children = set(snapshot.child_names(row))
         records = _Records(read_hf_facts(found),
                            _ranking_records(snapshot, row, folder, found, children))
+        if records.hf is None and records.ranked is None:
+            records = records._replace(shape=_shape_records(snapshot, folder, found, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
         series, members = _one_series(snapshot, folder, children, series_id, members, records)
@@ -87,6 +91,10 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
     latest, latest_reason, pointed = _latest(folder, children, members, by_name, records.ranked)
+    shape = records.shape
+    if shape is not None and shape.latest in by_name and not pointed:
+        latest, latest_reason = by_name[shape.latest], shape.latest_reason
+        pointed = {latest.id}
     if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
         # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
         # never finished (or one being written now, which the cleanup's checks refuse).
@@ -186,12 +194,25 @@ def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Cand
     return read_timm_facts(folder, timm, children) if timm else None
 
 
+def _shape_records(snapshot: Snapshot, folder: str, found: list[Candidate],
+                   children: set[str]) -> ShapeFacts | None:
+    """Records found by their shape inside and beside checkpoints no tool's reader knows."""
+    members = {c.name: (snapshot.child_names(snapshot.row_of(c.entries[0]))
+                        if c.is_dir else []) for c in found}
+    return read_shape_records(folder, members, sorted(children - set(members)))
+
+
 def _recorded(found: Candidate, records: _Records) -> dict[str, Any] | None:
     """What the run's records add to a checkpoint: HF Trainer's epoch and evaluation at its
-    step; the score a ranking tool recorded for it, under its metric, and the epoch a name
-    such as last.pth.tar hides."""
+    step; the score a ranking tool (or a record found by its shape) recorded for it, under
+    its metric, and the epoch a name such as last.pth.tar hides."""
     if records.hf is not None and records.hf.state is not None:
         return hf_recorded(found, records.hf.state)
+    shape = records.shape
+    if shape is not None and shape.metric and found.name in shape.scores:
+        named = dict(found.parsed.metrics) if found.parsed else {}
+        named[shape.metric] = shape.scores[found.name]
+        return {"metrics": tuple(named.items())}
     facts = records.ranked
     if facts is None:
         return None
@@ -296,6 +317,9 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
     if ranked is not None and ranked.best in by_name:
         return (by_name[ranked.best], ranked.best_reason, ranked.metric, ranked.value,
                 ranked.mode)
+    shape = records.shape
+    if shape is not None and shape.best in by_name:
+        return by_name[shape.best], shape.best_reason, shape.metric, shape.value, shape.mode
     if "best_k_models.yaml" in children:
         scores = read_best_k_models(os.path.join(folder, "best_k_models.yaml")) or {}
         known = {name: s for name, s in scores.items() if name in by_name}
