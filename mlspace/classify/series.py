@@ -41,6 +41,11 @@ from mlspace.classify.series_timm import read_timm_facts
 from mlspace.classify.tool_facts import ToolFacts
 from mlspace.scan import Snapshot
 
+#: Checkpoints no tool-specific reader knows (a tool's own records, where mlspace reads
+#: them, say precisely what is best and latest; records found by their shape speak for the
+#: rest).
+_NO_READER = frozenset({None, "checkpoint", "PyTorch"})
+
 
 class _Records(NamedTuple):
     """What the tools' records say about one folder's checkpoints."""
@@ -72,7 +77,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         children = set(snapshot.child_names(row))
         records = _Records(read_hf_facts(found),
                            _ranking_records(snapshot, row, folder, found, children))
-        if records.hf is None and records.ranked is None:
+        if records.hf is None and records.ranked is None \
+                and all(c.tool in _NO_READER for c in found):
             records = records._replace(shape=_shape_records(snapshot, folder, found, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
