@@ -19,6 +19,7 @@ import pickletools
 import struct
 from dataclasses import dataclass
 
+from mlspace.classify.metrics import direction
 from mlspace.classify.name_meaning import (
     PROGRESS_WORDS,
     metric_like,
@@ -308,8 +309,10 @@ def _json_holds(keys: list[str]) -> Sniffed:
     lowered = {k.lower() for k in keys}
     if lowered & _MODEL_KEYS:
         return Sniffed("json", MODEL, f"JSON model ({sorted(lowered & _MODEL_KEYS)[0]})")
-    metrics = [k for k in keys if metric_like(k) or says_record(k)
-               or not {"train", "valid", "validation", "test"}.isdisjoint(words_of(k))]
-    if metrics and len(metrics) * 3 >= len(keys):
+    # Scores or a split's results make a record; counters (epoch, batch_size) only join them.
+    scored = [k for k in keys if direction(k) is not None or says_record(k)
+              or not {"train", "valid", "validation", "test"}.isdisjoint(words_of(k))]
+    metrics = scored + [k for k in keys if k not in scored and metric_like(k)]
+    if scored and len(metrics) * 3 >= len(keys):
         return Sniffed("json", RECORD, f"JSON record of {', '.join(metrics[:3])}")
     return Sniffed("json", None, "JSON")
