@@ -13,6 +13,7 @@ from hostile_helpers import suggested_paths, touches
 from layouts import inventory_of, make, name_of, series_at
 
 from mlspace.advise import REVIEW, AdviceSettings, advise
+from mlspace.advise.duplicates import find_duplicates
 
 #: Every risk level: the defaults, nothing kept but what must be, and every age-based
 #: policy made to fire (a clock years ahead, no thresholds).
@@ -91,6 +92,10 @@ def test_fixed_name_component_files_are_one_checkpoint_never_a_series(tmp_path: 
         paths = suggested_paths(plan)
         for name in ("params.pt", "criterion.pt", "train_end_params.pt"):
             assert not touches(paths, str(root / "exp" / name)), name
+    # The two histories are byte for byte the same: still no copy of a kept set goes.
+    with_copies = advise(inv, SETTINGS[2], find_duplicates(inv, min_size=1))
+    assert not {Path(p).name for p in suggested_paths(with_copies)} & {
+        "history.json", "train_end_history.json", "params.pt", "optimizer.pt"}
 
 
 def test_unknown_best_keeps_the_newest_and_the_named_and_says_so(tmp_path: Path) -> None:
