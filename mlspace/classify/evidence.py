@@ -43,13 +43,15 @@ from mlspace.classify.structure import (
     shards,
     twin_components,
 )
-from mlspace.safe_read import Unreadable, read_text
+from mlspace.safe_read import Unreadable, read_head
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR
 
 #: At most this many heads are read in one classification: past it, folders keep the
 #: names' guesses (and the inventory says so). One head is ~20 µs from the page cache.
 MAX_READS = 20_000
+#: How much of a shard set's index is read (its first shards' names tell).
+INDEX_BYTES = 256 * 1024
 #: A record of a run is small; a guessed data file larger than this stays data.
 RECORD_MAX_BYTES = 16 * 2**20
 _TEXT_EXTENSIONS = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv", ".txt",
@@ -268,7 +270,8 @@ def _shard_set(snapshot: Snapshot, folder: _Folder, index: int, sharded: set[str
     if report.reads < MAX_READS:
         report.reads += 1
         try:
-            text = read_text(snapshot.path(folder.entries[index]), limit=RECORD_MAX_BYTES)
+            text = read_head(snapshot.path(folder.entries[index]), INDEX_BYTES).decode(
+                "utf-8", "replace")
         except Unreadable:
             report.unreadable += 1
     else:

@@ -14,7 +14,6 @@ Pure functions over names (and one index's text): no reads here.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 
@@ -87,15 +86,13 @@ def shards(names: Iterable[str]) -> list[str]:
     return [n for members in by_pattern.values() if len(members) >= 2 for n in members]
 
 
-def index_says_cache(index_text: str, present: set[str]) -> bool:
-    """Whether an index that lists shards names them compressed (``shard.00000.mds.zstd``)
-    where the folder holds them unpacked (``shard.00000.mds``) and not the compressed ones:
-    a loader unpacked them from a remote copy, so this folder is a cache of it."""
-    try:
-        document = json.loads(index_text)
-    except (ValueError, RecursionError):
-        return False
-    named = set(_basenames(document, depth=0))
+def index_says_cache(index_head: str, present: set[str]) -> bool:
+    """Whether an index that lists shards (its head, as text) names them compressed
+    (``shard.00000.mds.zstd``) where the folder holds them unpacked (``shard.00000.mds``)
+    and not the compressed ones: a loader unpacked them from a remote copy, so this folder
+    is a cache of it. The names are read as the quoted strings of the head, so an index
+    too long to read whole still tells by its first shards."""
+    named = {m.rsplit("/", 1)[-1] for m in _QUOTED.findall(index_head[:_INDEX_HEAD])}
     compressed = {n for n in named if n.endswith(_COMPRESSED)}
     if not compressed or compressed & present:
         return False
@@ -103,18 +100,6 @@ def index_says_cache(index_text: str, present: set[str]) -> bool:
     return bool(unpacked & present)
 
 
-def _basenames(value: object, depth: int) -> Iterable[str]:
-    """Every string in a JSON document that could be a file's name (bounded depth)."""
-    if depth > 8:
-        return
-    if isinstance(value, str):
-        if "/" not in value and "." in value and len(value) < 256:
-            yield value
-        else:
-            yield value.rsplit("/", 1)[-1]
-    elif isinstance(value, dict):
-        for item in list(value.values())[:10_000]:
-            yield from _basenames(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value[:10_000]:
-            yield from _basenames(item, depth + 1)
+#: A quoted string that could name a file; how much of an index is looked at.
+_QUOTED = re.compile(r'"([^"\\\n]{1,255}\.[A-Za-z0-9]{1,8})"')
+_INDEX_HEAD = 1 << 18

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import os
 from dataclasses import dataclass, field
 
 from mlspace.classify.metrics import direction
-from mlspace.classify.readers.records import json_number, read_text
+from mlspace.classify.readers.records import json_number, read_json, read_text
 
 RECORD_BYTES = 1 << 20
 MAX_RECORDS = 64
@@ -73,13 +72,7 @@ def _json_record(path: str, budget: list[int]) -> object | None:
     if budget[0] <= 0:
         return None
     budget[0] -= 1
-    text = read_text(path, limit=RECORD_BYTES)
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    return read_json(path, RECORD_BYTES)
 
 
 def _scores_inside(folder: str, member_files: dict[str, list[str]], budget: list[int]

@@ -152,6 +152,8 @@ def test_structure_patterns_as_pure_functions() -> None:
     assert index_says_cache(index, {"s.0.mds", "index.json"})
     assert not index_says_cache(index, {"s.0.mds.zstd", "index.json"})
     assert not index_says_cache("not json", {"s.0.mds"})
+    cut = index[: index.index("zstd") + 4] + '"'  # a head cut mid-index still tells
+    assert index_says_cache(cut, {"s.0.mds"})
 
 
 def test_a_saved_scan_from_elsewhere_is_judged_by_names_and_says_so(tmp_path: Path) -> None:
