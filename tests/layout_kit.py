@@ -2,7 +2,9 @@
 
 ``make(root, spec)`` takes {relative path: content}; content is bytes, a str (written as
 UTF-8), an int (that many random bytes), a dict (written as JSON), None for an empty folder,
-Link("target") for a symlink, or Sparse(size) for a file of a real size that takes no disk.
+Link("target") for a symlink, Sparse(size) for a file of a real size that takes no disk (with
+its real first and last bytes, if given), or HardLink("other path") for a second link to a
+file made before it.
 A Labelled workspace is such a spec with, for each file, the category an ML engineer gives it.
 """
 
@@ -23,11 +25,22 @@ class Link:
 
 
 @dataclass(frozen=True)
+class HardLink:
+    """A second name for a file already in the spec (tools such as timm hard-link copies)."""
+
+    other: str
+
+
+@dataclass(frozen=True)
 class Sparse:
     """A file of ``size`` bytes with no data written: weights and datasets at the sizes the
-    tools write them, so that accuracy by bytes means what it does on a real disk."""
+    tools write them, so that accuracy by bytes means what it does on a real disk. ``head``
+    and ``tail``, when given, are its real first and last bytes (what a tool wrote there: a
+    format's magic number, a zip's central directory); only the hole between is empty."""
 
     size: int
+    head: bytes = b""
+    tail: bytes = b""
 
 
 def make(root: Path, spec: dict[str, object]) -> Path:
@@ -39,9 +52,15 @@ def make(root: Path, spec: dict[str, object]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, Link):
             os.symlink(content.target, path)
+        elif isinstance(content, HardLink):
+            os.link(root / content.other, path)
         elif isinstance(content, Sparse):
             with open(path, "wb") as f:
                 f.truncate(content.size)
+                f.write(content.head)
+                if content.tail:
+                    f.seek(content.size - len(content.tail))
+                    f.write(content.tail)
         elif isinstance(content, dict):
             path.write_text(json.dumps(content))
         elif isinstance(content, str):

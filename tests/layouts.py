@@ -15,6 +15,7 @@ from pathlib import Path
 
 from layout_kit import (
     MB,
+    HardLink,
     Labelled,
     Link,
     Sparse,
@@ -29,9 +30,11 @@ from layout_kit import as_json as _json
 from layout_kit import under as _under
 from layouts_tools import TOOL_LAYOUTS
 
-__all__ = ["ELF_CORE", "ELF_EXEC", "LABELLED", "Labelled", "Link", "Sparse", "Verdict",
-           "accuracy", "categories_by_path", "inventory_of", "make", "name_of", "score",
-           "series_at", "trainer_state"]
+from mlspace.classify import Inventory
+
+__all__ = ["ELF_CORE", "ELF_EXEC", "LABELLED", "HardLink", "Labelled", "Link", "Sparse",
+           "Verdict", "accuracy", "categories_by_path", "inventory_of", "judge", "make",
+           "name_of", "score", "series_at", "trainer_state"]
 
 
 def trainer_state(step: int, best: str | None, best_metric: float | None,
@@ -642,7 +645,12 @@ class Verdict:
 
 def score(layout: Labelled, root: Path) -> list[Verdict]:
     """Make ``layout`` under ``root``, scan and classify it, and judge every labelled file."""
-    cats = categories_by_path(inventory_of(make(root, layout.spec)))
+    return judge(layout, root, inventory_of(make(root, layout.spec)))
+
+
+def judge(layout: Labelled, root: Path, inv: Inventory) -> list[Verdict]:
+    """Every labelled file of ``layout``, made under ``root``, as ``inv`` classified it."""
+    cats = categories_by_path(inv)
     return [Verdict(path, expected, cats[path], os.lstat(root / path).st_size)
             for path, expected in layout.labels.items()]
 

@@ -20,6 +20,7 @@ from mlspace.advise.model import (
     kept_item,
 )
 from mlspace.classify import Artifact, Inventory, Series
+from mlspace.classify.series import is_fixed_name_save
 from mlspace.paths import natural_key
 
 #: Resume state of a checkpoint: optimizer, scheduler, RNG and AMP scaler (ml-layouts §1-3).
@@ -76,12 +77,20 @@ def kept_checkpoints(inv: Inventory, s: Series, settings: AdviceSettings) -> set
     protects (what the tools' records point to, the top-k a tool keeps, and copies of
     those) but what the user released of the tool's top-k."""
     keep_best, keep_latest = settings.keep_for(s.id)
-    latest = _latest_complete(inv, s, keep_latest, settings)
+    # Without a known best, the newest complete one stays whatever N is: it is the one a
+    # run resumes from, and the only one known to be no worse than the rest by time.
+    latest = _latest_complete(inv, s, _latest_count(s, keep_latest), settings)
     protected = set(s.protected) - set(_released_by_user(s, settings))
     kept = set(_ranked_best(inv, s, keep_best)) | set(latest) | protected
     copies = {inv.artifact_by_id[m].copy_of for m in kept} - {None}
     kept |= {m for m in s.members if inv.artifact_by_id[m].copy_of in kept} | copies
     return kept  # type: ignore[return-value]
+
+
+def _latest_count(s: Series, keep_latest: int) -> int:
+    """How many latest complete checkpoints stay: N, and at least one when the best is not
+    known."""
+    return keep_latest if s.best is not None else max(keep_latest, 1)
 
 
 def _being_written(inv: Inventory, s: Series, settings: AdviceSettings) -> list[str]:
@@ -160,10 +169,12 @@ def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: 
         caution = (f" {caution}: if this run did, an older checkpoint may be one of them, "
                    "and neither a readable record nor the file names tell which."
                    if caution else "")
-        return (f"Keep the latest {keep_latest} of {label}",
+        newest = max(keep_latest, 1)
+        return (f"Keep the latest {newest} of {label}",
                 f"{fmt.plural(len(drop), 'older checkpoint')} of {label}. Which one is best "
-                f"is not recorded "
-                f"({s.best_reason}), so only the latest {keep_latest} are kept.{caution} "
+                f"is not recorded ({s.best_reason}), so the newest complete "
+                f"{'checkpoint' if newest == 1 else f'{newest} checkpoints'} and anything "
+                f"named best, last or final are kept.{caution} "
                 f"Kept: {_why_kept(inv, s, kept, settings)}.", REVIEW)
     metric = f" by {s.best_metric}" if s.best_metric else ""
     title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
@@ -205,7 +216,7 @@ def _kept_whys(inv: Inventory, s: Series, kept: set[str], settings: AdviceSettin
     reason text and the suggestion's kept list both read this, so they never disagree."""
     _, keep_latest = settings.keep_for(s.id)
     writing = set(_being_written(inv, s, settings))
-    latest = set(_latest_complete(inv, s, keep_latest, settings)) - writing
+    latest = set(_latest_complete(inv, s, _latest_count(s, keep_latest), settings)) - writing
     names = {m: inv.artifact_by_id[m].name for m in s.members}
     return [(inv.artifact_by_id[m], _whys(s, inv.artifact_by_id[m], kept, latest, names,
                                           writing, settings.recent_seconds))
@@ -234,8 +245,10 @@ def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
     if a.id in s.tool_kept:
         whys.append(("one of the newest the tool keeps" if s.tool_kept_newest_first
                      else "one of the tool's own top-k", ""))
-    if a.role in ("best", "last", "final") and a.id not in (s.best, s.latest):
+    if a.role in ("best", "last", "final", "top-k") and a.id not in (s.best, s.latest):
         whys.append((f"named {a.role} by the tool", ""))
+    if is_fixed_name_save(a) and a.id in s.protected and a.id != s.latest:
+        whys.append(("a fixed-name save, no step or epoch to order it by", ""))
     if a.role == "export":
         whys.append(("an exported model, no step of the training to thin out", ""))
     if not whys and a.id in latest:

@@ -81,7 +81,11 @@ def _split(entries: list[int], path_of: Callable[[int], str],
 
 def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Suggestion]:
     snap = inv.snapshot
-    protected_paths = {inv.artifact_by_id[a].path for a in _kept_for_copies(inv)}
+    # Every file of a protected checkpoint made of several (a fixed-name set, a sharded
+    # save), not only the path it is named by.
+    protected_paths = {inv.snapshot.path(e) for a in _kept_for_copies(inv)
+                       for e in inv.artifact_by_id[a].entries}
+    protected_paths |= {inv.artifact_by_id[a].path for a in _kept_for_copies(inv)}
     out = []
     for group in groups:
         paths = {e: snap.path(e) for e in group}

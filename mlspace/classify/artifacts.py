@@ -16,7 +16,9 @@ from mlspace.classify.checkpoint_names import (
 )
 from mlspace.classify.engine import Classification
 from mlspace.classify.model import Artifact, build
+from mlspace.classify.readers.torchscript import is_torchscript
 from mlspace.classify.rules import CONTEXTS, DEFAULT_CATEGORY, CompiledRules, Context
+from mlspace.classify.structure import twin_prefixes
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
 
@@ -60,6 +62,8 @@ class Candidate(NamedTuple):
         return build(Artifact, fields)
 
 
+#: What a TorchScript archive is, once its directory shows it is one.
+_TORCHSCRIPT = CheckpointName(tool="TorchScript", role="export")
 #: What a name the checkpoint patterns do not know says: nothing.
 _NAMELESS = CheckpointName(tool="")
 
@@ -121,7 +125,9 @@ def _outermost_artifact_rows(snapshot: Snapshot, folders: Classification,
 def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]:
     """Checkpoint files outside checkpoint folders, one candidate per checkpoint: the shards
     of a sharded save and the .index/.data files of a TensorFlow bundle make one each, and so
-    does all a save_pretrained() folder holds of its model (HF Trainer's final save)."""
+    does all a save_pretrained() folder holds of its model (HF Trainer's final save). A
+    ``.pt``/``.pth`` whose name says nothing may be a model exported with torch.jit.save:
+    its archive's directory tells (no pickle is read)."""
     candidates = np.flatnonzero(
         (cls.categories == Category.CHECKPOINT) & (snapshot.kind != KIND_DIR)
     )
@@ -132,16 +138,26 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]
     saved_models = set(parents[cls.contexts[parents] == Context.MODEL].tolist())
     groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]] = {}
     beside: dict[int, list[int]] = {}  # a saved model's folder -> its files that are no weights
+    # Checkpoint files that are no weights of their own (optimizer.pt, history.json), by
+    # folder, and the names read.
+    no_weights: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
     for entry, parent in zip(candidates[outside_units].tolist(),
                              parents[outside_units].tolist(), strict=True):
-        name = snapshot.name(entry)
+        name = names[entry] = snapshot.name(entry)
         parsed = parse_checkpoint_name(name)
         if parsed is None:
             if parent in saved_models:
                 beside.setdefault(parent, []).append(entry)
+            else:
+                no_weights.setdefault(parent, []).append(entry)
             continue
+        if _unordered(parsed) and name.endswith((".pt", ".pth")) \
+                and is_torchscript(snapshot.path(entry)):
+            parsed = _TORCHSCRIPT
         groups.setdefault((parent, parsed.group or name), []).append((entry, parsed))
     _one_per_saved_model(groups, beside, saved_models)
+    _one_per_fixed_name_set(groups, saved_models, no_weights, names)
     found = []
     for (parent, key), members in groups.items():
         entries = tuple(e for e, _ in members)
@@ -173,6 +189,50 @@ def _one_per_saved_model(groups: dict[tuple[int, str], list[tuple[int, Checkpoin
         members = [member for key in keys for member in groups.pop(key)]
         members += [(entry, members[0][1]) for entry in beside.get(parent, ())]
         groups[keys[0]] = sorted(members, key=lambda member: member[0])
+
+
+def _unordered(parsed: CheckpointName) -> bool:
+    """A name that says nothing about when or how good the save was: no step, epoch, score,
+    role or shard group (``params.pt``, ``criterion.pt``, ``encoder.pt``)."""
+    return (parsed.step is None and parsed.epoch is None and not parsed.metrics
+            and parsed.role is None and parsed.group is None)
+
+
+def _one_per_fixed_name_set(groups: dict[tuple[int, str], list[tuple[int, CheckpointName]]],
+                            saved_models: set[int], no_weights: dict[int, list[int]],
+                            names: dict[int, str]) -> None:
+    """Component files a tool writes under fixed names into one folder (``params.pt``,
+    ``criterion.pt`` beside ``optimizer.pt``, overwritten at each save) are ONE checkpoint,
+    never a series whose older members could go (what shows they are components: the resume
+    state saved with them, or a twin set under a prefix). A second set of the same
+    components under a prefix (``train_end_params.pt``...) is a second checkpoint; each set
+    takes the folder's other checkpoint files of its prefix (its ``optimizer.pt``, its
+    ``history.json``). ``groups`` changes in place; files with a step, score or role keep
+    their own checkpoints, and unrelated models side by side (``model.pt``, ``resnet.pt``)
+    stay apart."""
+    by_folder: dict[int, list[tuple[int, str]]] = {}
+    for key, members in groups.items():
+        if key[0] not in saved_models and len(members) == 1 and _unordered(members[0][1]):
+            by_folder.setdefault(key[0], []).append(key)
+    for parent, keys in by_folder.items():
+        others = no_weights.get(parent, [])
+        prefixes = twin_prefixes([name for _, name in keys] + [names[e] for e in others])
+        if len(keys) < 2 or not (prefixes or others):
+            continue
+        sets: dict[str, list[tuple[int, CheckpointName]]] = {}
+        first_name: dict[str, str] = {}
+        for key in sorted(keys, key=lambda k: k[1]):
+            prefix = next((p for p in prefixes if key[1].startswith(p)), "")
+            sets.setdefault(prefix, []).extend(groups.pop(key))
+            first_name.setdefault(prefix, key[1])  # a set is named by its first weights
+        for entry in others:
+            prefix = next((p for p in prefixes if names[entry].startswith(p)), "")
+            if prefix in sets:
+                sets[prefix].append((entry, sets[prefix][0][1]))
+        for prefix, members in sets.items():
+            weights = [m for m in members if names[m[0]] == first_name[prefix]]
+            rest = sorted((m for m in members if m not in weights), key=lambda m: m[0])
+            groups[(parent, first_name[prefix])] = weights + rest
 
 
 def symlink_target_name(snapshot: Snapshot, artifact: Artifact) -> str | None:

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mlspace.classify.name_meaning import protected_role, scores_in, without_scores
 from mlspace.classify.readers.records import json_number
 
 
@@ -38,6 +39,7 @@ def _lightning(stem: str) -> CheckpointName:
     role = None
     if stem == "last" or re.fullmatch(r"last(-v\d+)?", stem) or stem.endswith("-last"):
         role = "last"
+    role = role or protected_role(stem)
     stem = re.sub(r"-v\d+$", "", stem.removesuffix("-last"))
     values = dict(_LIGHTNING_TOKEN.findall(stem))
     metrics = tuple(
@@ -144,35 +146,51 @@ def parse_checkpoint_name(name: str) -> CheckpointName | None:
         if name.endswith(".bin") and not name.startswith(("pytorch_model", "adapter_model")):
             return None  # optimizer.bin and friends are resume state, not a checkpoint
         if name.startswith(("optimizer", "scheduler", "scaler", "rng_state", "random_states",
-                            "training_args")):
+                            "training_args")) or _PREFIXED_RESUME_STATE.search(name):
             return None
         return _generic(name)
     return None
 
 
+#: Resume state under a prefix (``train_end_optimizer.pt``): part of a checkpoint, not one.
+_PREFIXED_RESUME_STATE = re.compile(
+    r"[_\-](?:optimizer|scheduler|scaler|rng_state)(?:_\d+)?\.(?:pt|pth|bin)$")
 _GENERIC_STEP = re.compile(r"(?:^|[_\-.])(?:step|global_step|iter|iteration|it)[_\-=]?(\d+)", re.I)
 _GENERIC_EPOCH = re.compile(r"(?:^|[_\-.])(?:epoch|ep|e)[_\-=]?(\d+)", re.I)
+#: A number standing alone between separators (``ckpt_5``, ``model-0003``, ``net.12``): the
+#: order of a save when no word names it. ``resnet50`` or ``model_v2`` are names, not orders.
+_ORDINAL_TOKEN = re.compile(r"(?:^|[_\-.])(\d+)(?=$|[_\-.])")
+#: Suffixes a weights file's name ends in, longest first: what is left is its stem.
+_WEIGHT_SUFFIXES = (".pth.tar", ".weights.h5", ".safetensors", ".msgpack", ".pdparams",
+                    ".tflite", ".engine", ".distcp", ".keras", ".onnx", ".gguf", ".ckpt",
+                    ".pth", ".bin", ".pt", ".h5", ".tar", ".zip", ".pkl", ".npz")
 
 
-def _generic(name: str) -> CheckpointName:
-    """Any other weights file: look for step/epoch numbers and metric=value tokens."""
-    step = _GENERIC_STEP.search(name)
-    epoch = _GENERIC_EPOCH.search(name)
-    stem = name.split(".", 1)[0] if "=" not in name else name.rsplit(".", 1)[0]
-    metrics = tuple((k, float(v)) for k, v in _LIGHTNING_TOKEN.findall(stem)
-                    if k not in ("epoch", "step"))
+def _stem(name: str) -> str:
     lower = name.lower()
-    role = None
-    if lower.startswith("best"):
-        role = "best"
-    elif lower.startswith(("last", "latest")):
-        role = "last"
+    for suffix in _WEIGHT_SUFFIXES:
+        if lower.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name.rsplit(".", 1)[0] if "." in name[1:] else name
+
+
+def _generic(name: str, tool: str = "PyTorch", ordinal: bool = True) -> CheckpointName:
+    """Any other checkpoint's name: step and epoch numbers (with ``ordinal``, a lone number
+    between separators orders it when no word does), the scores it carries, and a word that
+    protects it."""
+    stem = _stem(name)
+    step = _GENERIC_STEP.search(stem)
+    epoch = _GENERIC_EPOCH.search(stem)
+    step_number = _int(step.group(1)) if step else None
+    if step is None and epoch is None and ordinal:
+        ordinals = _ORDINAL_TOKEN.findall(without_scores(stem))
+        step_number = int(ordinals[-1]) if ordinals and len(ordinals[-1]) <= 18 else None
     return CheckpointName(
-        tool="PyTorch",
-        step=_int(step.group(1)) if step else None,
+        tool=tool,
+        step=step_number,
         epoch=_int(epoch.group(1)) if epoch else None,
-        metrics=metrics,
-        role=role,
+        metrics=scores_in(stem),
+        role=protected_role(stem),
     )
 
 
@@ -183,7 +201,9 @@ _DIR_PATTERNS = (
     (re.compile(r"global_step(\d+)"), "DeepSpeed", "step"),
     (re.compile(r"iter_(\d{7})"), "Megatron-LM", "step"),
     (re.compile(r"epoch_(\d+)"), "torchtune", "epoch"),
-    (re.compile(r"(?:.+_)?(\d+)"), "Orbax", "step"),
+    # A number alone or after a stem: Orbax's step folders (whose rule names the tool),
+    # and any tool's numbered saves.
+    (re.compile(r"(?:.+[_\-])?(\d+)"), "checkpoint", "step"),
 )
 
 
@@ -203,5 +223,8 @@ def parse_checkpoint_dir(name: str, rule_tool: str | None) -> CheckpointName:
                                   epoch=number if unit == "epoch" else None)
     if rule_tool in EXPORT_TOOLS:
         return CheckpointName(tool=rule_tool, role="export")
-    return CheckpointName(tool=rule_tool or "checkpoint", role="partial"
-                          if name.endswith("-tmp") or "orbax-checkpoint-tmp" in name else None)
+    if name.endswith("-tmp") or "orbax-checkpoint-tmp" in name:
+        return CheckpointName(tool=rule_tool or "checkpoint", role="partial")
+    # A folder's other numbers are as often dates or versions as orders (Ray's
+    # checkpoint_<date>/): only its words and scores are read.
+    return _generic(name, rule_tool or "checkpoint", ordinal=False)

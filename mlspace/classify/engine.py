@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from mlspace.classify.categories import Category
+from mlspace.classify.evidence import EvidenceReport, apply_evidence
 from mlspace.classify.folder_judge import FolderJudge
 from mlspace.classify.media import (
     SAMPLE_SIZE,
@@ -36,9 +37,11 @@ from mlspace.classify.rules import (
     MEDIA,
     SLOW,
     TRACKER_DB,
+    WEAK,
     CompiledRules,
     Context,
     FileTable,
+    guessed_default,
 )
 from mlspace.scan import Snapshot
 from mlspace.scan.listing import Listing
@@ -54,6 +57,7 @@ class Classification:
     dir_rules: np.ndarray  # int16 per directory row
     categories: np.ndarray  # uint8 per entry
     folder_names: tuple[str, ...]  # per directory row ("" for the root "/")
+    evidence: EvidenceReport = field(default_factory=EvidenceReport)
 
 
 def classify_entries(snapshot: Snapshot, compiled: CompiledRules) -> Classification:
@@ -87,6 +91,7 @@ class EntryClassifier:
         self.row_names: list[str] = []  # per folder row, the folder's name
         self.roboflow_names: dict[int, str] = {}  # entry -> name of Roboflow-style images
         self.marker_sets: dict[tuple[int, ...], frozenset[str]] = {}  # see _markers_by_row
+        self.guessing_rows: list[np.ndarray] = []  # rows holding files only guessed at
 
     def add(self, listing: Listing) -> None:
         if listing.first_entry != len(self.codes) or listing.first_row != len(self.contexts):
@@ -113,14 +118,20 @@ class EntryClassifier:
         augmented = names.tagged_before_end(data, ext_bytes, b"_aug", _AUG_DIGITS)
         codes[data[augmented]] = Category.AUGMENTED
         self._note_roboflow(listing, names, data[~augmented], ext_bytes[~augmented])
+        guessing = parents[(codes & WEAK) != 0]
+        if len(guessing):
+            self.guessing_rows.append(np.unique(guessing))
         self.codes += codes.astype(np.uint8).tobytes()
 
     def finish(self, snapshot: Snapshot) -> Classification:
         """The classification of ``snapshot``, which must be the scan that was fed in."""
         if len(self.codes) != len(snapshot) or len(self.contexts) != len(snapshot.dir_entry):
             raise ValueError("this classifier was not fed the whole of this snapshot")
-        contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8)
+        contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8).copy()
+        rules = np.array(self.rules, dtype=np.int16)
         categories = np.frombuffer(self.codes, dtype=np.uint8).copy()
+        guessed = (categories & WEAK) != 0
+        categories &= np.uint8(~WEAK & 0xFF)
         for code, (is_it, category) in _BY_HEADER.items():
             for entry in np.flatnonzero(categories == code).tolist():
                 row = snapshot.parent_row(entry)
@@ -128,9 +139,12 @@ class EntryClassifier:
                 categories[entry] = category if is_it(snapshot.path(entry)) \
                     else DEFAULT_CATEGORY[ctx]
         categories[roboflow_variants(self.roboflow_names)] = Category.AUGMENTED
+        report = EvidenceReport()
+        if self.guessing_rows:
+            report = apply_evidence(snapshot, categories, guessed, contexts, rules,
+                                    self.compiled, np.concatenate(self.guessing_rows))
         _categorise_folders(snapshot, categories, contexts)
-        return Classification(contexts, np.array(self.rules, dtype=np.int16), categories,
-                              tuple(self.row_names))
+        return Classification(contexts, rules, categories, tuple(self.row_names), report)
 
     def _note_roboflow(self, listing: Listing, names: NameColumns, images: np.ndarray,
                        ext_bytes: np.ndarray) -> None:
@@ -243,9 +257,11 @@ class _ExtensionCodes:
     def _code(self, ctx: Context, ext: str) -> int:
         file_table = self.compiled.file_tables[ctx]
         code = file_table.extensions.get(ext)
-        if file_table.empty or (code is None and file_table.closed):
-            # Nothing but the extension could decide here, and no rule knows this one.
+        if file_table.empty:
             return DEFAULT_CATEGORY[ctx]
+        if code is None and file_table.closed:
+            # Nothing but the extension could decide here, and no rule knows this one.
+            return guessed_default(ctx, ext)
         return _UNDECIDED if code is None or code == SLOW else code
 
 
@@ -275,7 +291,7 @@ def _resolve_by_name(listing: Listing, names: NameColumns, compiled: CompiledRul
         table = compiled.file_tables[ctx]
         entries = _resolve_by_prefix(names, table, undecided[entry_ctx[undecided] == ctx],
                                      codes)
-        found = file_codes(listing.names_of(entries), table, int(DEFAULT_CATEGORY[ctx]))
+        found = file_codes(listing.names_of(entries), table, ctx)
         codes[entries] = np.frombuffer(found, dtype=np.uint8)
 
 
@@ -304,7 +320,7 @@ def _resolve_by_prefix(names: NameColumns, table: FileTable, entries: np.ndarray
 def _dataset_files(codes: np.ndarray, groups: ExtensionGroups) -> tuple[np.ndarray, np.ndarray]:
     """The entries that are dataset files so far, and the bytes of each one's extension (dot
     included; 0 where none was worked out, so that no test at the name's end is fooled)."""
-    data = np.flatnonzero(codes == Category.DATASET)
+    data = np.flatnonzero((codes >= 0) & ((codes & ~WEAK) == Category.DATASET))
     known = groups.group[data] >= 0
     data = data[known]
     ext_bytes = np.array([len(e.encode("utf-8", "surrogateescape"))

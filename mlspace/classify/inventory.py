@@ -164,7 +164,7 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
         artifacts=tuple(artifacts),
         series=tuple(sorted(series, key=lambda s: s.path)),
         runs=tuple(sorted(runs, key=lambda r: r.path)),
-        warnings=tuple(compiled.rules.warnings),
+        warnings=tuple(compiled.rules.warnings) + cls.evidence.warnings(),
         hub_detached=hub,
     )
 

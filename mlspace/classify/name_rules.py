@@ -4,14 +4,14 @@ multi-dot suffix such as ``.pt.trace.json``)."""
 
 from __future__ import annotations
 
-from mlspace.classify.rules import SLOW, FileTable
+from mlspace.classify.rules import DEFAULT_CATEGORY, SLOW, Context, FileTable, guessed_default
 
 
-def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
-    """A code per name: a Category value, or MEDIA / CORE_DUMP / TRACKER_DB to be resolved
-    later (per folder, or by the file's header)."""
+def file_codes(names: list[str], table: FileTable, ctx: Context) -> bytearray:
+    """A code per name: a Category value (marked WEAK where only a guess decided it), or
+    MEDIA / CORE_DUMP / TRACKER_DB to be resolved later (per folder, or by the header)."""
     if table.empty:
-        return bytearray([default]) * len(names)
+        return bytearray([DEFAULT_CATEGORY[ctx]]) * len(names)
     names_get = table.names.get
     ext_get = table.extensions.get
     out = bytearray(len(names))
@@ -19,14 +19,15 @@ def file_codes(names: list[str], table: FileTable, default: int) -> bytearray:
         code = names_get(name)
         if code is None:
             dot = name.rfind(".")
-            code = ext_get(name[dot:].lower() if dot > 0 else "")
+            ext = name[dot:].lower() if dot > 0 else ""
+            code = ext_get(ext)
             if code is None:
                 # No rule knows this extension (a multi-dot suffix ending in it would have
                 # made it SLOW): only a prefix or regex rule can say more.
                 code = _rule_code(name, table)
-                code = default if code is None else code
+                code = guessed_default(ctx, ext) if code is None else code
             elif code == SLOW:
-                code = _slow_code(name, table, default)
+                code = _slow_code(name, table, guessed_default(ctx, ext))
         out[i] = code
     return out
 

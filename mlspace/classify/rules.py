@@ -87,11 +87,30 @@ CORE_DUMP = 8  # a file named like a core dump: debug only if its header says EL
 TRACKER_DB = 9  # an SQLite file: a log only if its schema is an experiment tracker's
 SLOW = 255  # in an extension table: look further (prefix, regex, longer suffix)
 _PSEUDO = {"media": MEDIA, "core-dump": CORE_DUMP, "tracker-db": TRACKER_DB}
+#: Set on a file's code where only a guess decided it: a rule marked ``weak`` (a suffix that
+#: many kinds of file share, such as ``.csv`` or ``.npz``) or no rule at all. What the file
+#: is, its name's words and its neighbours may overrule a guess (mlspace.classify.evidence).
+WEAK = 0x40
+#: Contexts where a file no rule knows is a guess: everywhere a folder's context does not
+#: already say what its files are. In a log folder, only containers are (``best_model.zip``
+#: in ``logs/`` is a model; its text files are the log they seem).
+WEAK_CONTEXTS = frozenset({Context.GENERIC, Context.RUN, Context.MODEL})
+CONTAINER_EXTENSIONS = frozenset({"", ".zip", ".pkl", ".pickle", ".joblib", ".bin", ".dat",
+                                  ".npz", ".h5", ".hdf5", ".cbm", ".ubj", ".model", ".tar"})
+
+
+def guessed_default(ctx: Context, ext: str) -> int:
+    """The code of a file no rule knows in ``ctx`` (``ext`` lower case, dot included):
+    the context's default, marked WEAK where it is only a guess."""
+    default = int(DEFAULT_CATEGORY[ctx])
+    if ctx in WEAK_CONTEXTS or (ctx == Context.LOG and ext in CONTAINER_EXTENSIONS):
+        return default | WEAK
+    return default
 
 _DIR_KEYS = {"id", "names", "regex", "markers", "parents", "within", "context", "tool",
              "artifact", "disabled"}
 _FILE_KEYS = {"id", "names", "suffixes", "prefixes", "regex", "over_suffixes", "within",
-              "category", "disabled"}
+              "category", "disabled", "weak"}
 
 
 class RuleError(ValueError):
@@ -111,10 +130,21 @@ class DirRule:
     artifact: str | None = None
 
 
+#: What a folder turned out to be from its files' contents and its shape, where no rule
+#: named it (mlspace.classify.evidence): the rule recorded for it, for the artifacts.
+EVIDENCE_RULES = {
+    rule.id: rule for rule in (
+        DirRule("evidence-numbered-saves", Context.CHECKPOINT_UNIT, artifact="checkpoint"),
+        DirRule("evidence-shard-cache", Context.CACHE, artifact="cache"),
+        DirRule("evidence-shards", Context.DATASET, artifact="dataset"),
+    )
+}
+
+
 @dataclass(frozen=True)
 class FileRule:
     id: str
-    code: int  # a Category value, MEDIA or CORE_DUMP
+    code: int  # a Category value (maybe | WEAK), MEDIA, CORE_DUMP or TRACKER_DB
     names: frozenset[str] = frozenset()
     suffixes: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = ()
@@ -164,7 +194,10 @@ class CompiledRules:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.dir_rules = rules.dir_rules
+        self.dir_rules = rules.dir_rules + list(EVIDENCE_RULES.values())
+        #: The index of each evidence rule in dir_rules, by its id.
+        self.evidence = {rule.id: len(rules.dir_rules) + i
+                         for i, rule in enumerate(EVIDENCE_RULES.values())}
         self.by_name: dict[str, list[int]] = {}
         self.by_marker: dict[str, list[int]] = {}
         regex_parts = []
@@ -380,9 +413,14 @@ def _parse_rule(
     for suffix in strings("suffixes") + strings("over_suffixes"):
         if not suffix.startswith("."):
             raise fail(f"suffix {suffix!r} must start with a dot")
+    weak = raw.get("weak", False)
+    if not isinstance(weak, bool):
+        raise fail("weak must be true or false")
+    if weak and code not in set(Category):
+        raise fail("only a category can be weak")
     return FileRule(
         id=rule_id,
-        code=code,
+        code=code | WEAK if weak else code,
         names=frozenset(strings("names")),
         suffixes=tuple(s.lower() for s in strings("suffixes")),
         prefixes=strings("prefixes"),

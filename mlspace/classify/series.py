@@ -26,7 +26,6 @@ import os
 from typing import Any, NamedTuple
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
-from mlspace.classify.checkpoint_names import CheckpointName
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
 from mlspace.classify.readers.records import (
@@ -34,7 +33,7 @@ from mlspace.classify.readers.records import (
     read_pointer,
     read_tf_checkpoint_state,
 )
-from mlspace.classify.readers.torchscript import is_torchscript
+from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
@@ -42,12 +41,18 @@ from mlspace.classify.series_timm import read_timm_facts
 from mlspace.classify.tool_facts import ToolFacts
 from mlspace.scan import Snapshot
 
+#: Checkpoints no tool-specific reader knows (a tool's own records, where mlspace reads
+#: them, say precisely what is best and latest; records found by their shape speak for the
+#: rest).
+_NO_READER = frozenset({None, "checkpoint", "PyTorch"})
+
 
 class _Records(NamedTuple):
     """What the tools' records say about one folder's checkpoints."""
 
     hf: HfFacts | None  # HF Trainer's trainer_state.json and training_args.bin
     ranked: ToolFacts | None  # a tool that ranks its own top-k: Lightning or timm
+    shape: ShapeFacts | None = None  # records found by their shape (readers.shape_records)
 
 
 def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict[int, str]
@@ -61,7 +66,7 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     older step of the run to be rotated away.
     """
     by_folder: dict[tuple[int, bool], list[Candidate]] = {}
-    for found in map(_exported, checkpoints):
+    for found in checkpoints:
         by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
     all_series, artifacts = [], []
     for (row, is_dir), found in by_folder.items():
@@ -72,6 +77,9 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         children = set(snapshot.child_names(row))
         records = _Records(read_hf_facts(found),
                            _ranking_records(snapshot, row, folder, found, children))
+        if records.hf is None and records.ranked is None \
+                and all(c.tool in _NO_READER for c in found):
+            records = records._replace(shape=_shape_records(snapshot, folder, found, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
         series, members = _one_series(snapshot, folder, children, series_id, members, records)
@@ -89,6 +97,10 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
     latest, latest_reason, pointed = _latest(folder, children, members, by_name, records.ranked)
+    shape = records.shape
+    if shape is not None and shape.latest in by_name and not pointed:
+        latest, latest_reason = by_name[shape.latest], shape.latest_reason
+        pointed = {latest.id}
     if latest is not None and latest.step is not None and latest_reason.startswith("DeepSpeed"):
         # DeepSpeed writes `latest` after a tag is complete: a newer tag is a save that
         # never finished (or one being written now, which the cleanup's checks refuse).
@@ -104,7 +116,9 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     if records.ranked is not None:
         also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
-    protected |= {m.id for m in members if m.role in ("best", "last", "final", "export")}
+    protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
+    if len(members) > 1:
+        protected |= {m.id for m in members if is_fixed_name_save(m)}
     kept_names, ranked, newest_first, kept_reason = _kept_by_tool(records, metric)
     tool_kept = [by_name[n].id for n in kept_names
                  if n in by_name and by_name[n].id not in protected]
@@ -136,6 +150,17 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     return series, members
 
 
+#: Roles whose checkpoints are kept at every risk level: what the tool's naming promises.
+PROTECTED_ROLES = frozenset({"best", "last", "final", "top-k", "export"})
+
+
+def is_fixed_name_save(m: Artifact) -> bool:
+    """A checkpoint file whose name says nothing about its order (``params.pt``): the tool
+    overwrites it in place at each save, so it is no older step to thin out."""
+    return (not m.is_dir and m.step is None and m.epoch is None and not m.metrics
+            and m.role is None)
+
+
 def _kept_by_tool(records: _Records, metric: str | None
                   ) -> tuple[tuple[str, ...], bool, bool, str]:
     """What the tool keeps by its own retention: (names, ranked best first by ``metric``,
@@ -157,21 +182,6 @@ def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
             m.name)
 
 
-#: What a TorchScript archive is, once its directory shows it is one.
-_TORCHSCRIPT = CheckpointName(tool="TorchScript", role="export")
-
-
-def _exported(found: Candidate) -> Candidate:
-    """A ``.pt``/``.pth`` file whose name says nothing (no step, epoch or role) may be a
-    model exported with torch.jit.save: its archive's directory tells (no pickle is read)."""
-    named = found.parsed
-    if found.is_dir or named is None or named.tool != "PyTorch" or named.role is not None \
-            or named.step is not None or named.epoch is not None \
-            or not found.name.endswith((".pt", ".pth")) or not is_torchscript(found.path):
-        return found
-    return found._replace(parsed=_TORCHSCRIPT, tool=_TORCHSCRIPT.tool)
-
-
 def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Candidate],
                      children: set[str]) -> ToolFacts | None:
     """The records of a tool that ranks its own top-k among the folder's checkpoints: Ray's
@@ -190,12 +200,25 @@ def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Cand
     return read_timm_facts(folder, timm, children) if timm else None
 
 
+def _shape_records(snapshot: Snapshot, folder: str, found: list[Candidate],
+                   children: set[str]) -> ShapeFacts | None:
+    """Records found by their shape inside and beside checkpoints no tool's reader knows."""
+    members = {c.name: (snapshot.child_names(snapshot.row_of(c.entries[0]))
+                        if c.is_dir else []) for c in found}
+    return read_shape_records(folder, members, sorted(children - set(members)))
+
+
 def _recorded(found: Candidate, records: _Records) -> dict[str, Any] | None:
     """What the run's records add to a checkpoint: HF Trainer's epoch and evaluation at its
-    step; the score a ranking tool recorded for it, under its metric, and the epoch a name
-    such as last.pth.tar hides."""
+    step; the score a ranking tool (or a record found by its shape) recorded for it, under
+    its metric, and the epoch a name such as last.pth.tar hides."""
     if records.hf is not None and records.hf.state is not None:
         return hf_recorded(found, records.hf.state)
+    shape = records.shape
+    if shape is not None and shape.metric and found.name in shape.scores:
+        named = dict(found.parsed.metrics) if found.parsed else {}
+        named[shape.metric] = shape.scores[found.name]
+        return {"metrics": tuple(named.items())}
     facts = records.ranked
     if facts is None:
         return None
@@ -300,6 +323,9 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
     if ranked is not None and ranked.best in by_name:
         return (by_name[ranked.best], ranked.best_reason, ranked.metric, ranked.value,
                 ranked.mode)
+    shape = records.shape
+    if shape is not None and shape.best in by_name:
+        return by_name[shape.best], shape.best_reason, shape.metric, shape.value, shape.mode
     if "best_k_models.yaml" in children:
         scores = read_best_k_models(os.path.join(folder, "best_k_models.yaml")) or {}
         known = {name: s for name, s in scores.items() if name in by_name}

@@ -26,11 +26,12 @@ def read_text(path: str, limit: int = MAX_RECORD_BYTES) -> str | None:
         return None
 
 
-def read_json(path: str) -> object | None:
-    """The parsed JSON of a record, or None when it is unreadable or not JSON. Parsing is
-    where an odd file fails: nesting deeper than the parser's recursion (RecursionError),
-    an integer longer than Python converts (ValueError), invalid text."""
-    text = read_text(path)
+def read_json(path: str, limit: int = MAX_RECORD_BYTES) -> object | None:
+    """The parsed JSON of a record of at most ``limit`` bytes, or None when it is unreadable
+    or not JSON. Parsing is where an odd file fails: nesting deeper than the parser's
+    recursion (RecursionError), an integer longer than Python converts (ValueError),
+    invalid text."""
+    text = read_text(path, limit)
     if text is None:
         return None
     try:

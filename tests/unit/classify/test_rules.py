@@ -87,6 +87,10 @@ def test_malformed_user_file_names_the_line_and_falls_back(tmp_path: Path) -> No
     ('[[file]]\nid = "d"\nsuffixes = ["x"]\ncategory = "log"\n', "must start with a dot"),
     ('[[file]]\nid = "e"\ncategory = "log"\n', "needs names, suffixes, prefixes or regex"),
     ('[[file]]\nid = "f"\nname = ["x"]\ncategory = "log"\n', "unknown key(s) ['name']"),
+    ('[[file]]\nid = "g"\nsuffixes = [".x"]\ncategory = "log"\nweak = "yes"\n',
+     "weak must be true or false"),
+    ('[[file]]\nid = "h"\nsuffixes = [".x"]\ncategory = "media"\nweak = true\n',
+     "only a category can be weak"),
 ])
 def test_rule_errors_say_what_and_where(text: str, message: str) -> None:
     with pytest.raises(RuleError) as err:
@@ -128,3 +132,18 @@ def test_prefix_and_pattern_rules_keep_their_order_on_many_names(tmp_path: Path)
     assert {cats[f"job/dump_{i:03d}.xyz"] for i in range(80)} == {"debug"}  # the pattern first
     assert {cats[f"job/dump_{i:03d}.abc"] for i in range(80)} == {"cache"}  # only the prefix
     assert {cats[f"job/runs/events.out.tfevents.{i}.host.1.0"] for i in range(80)} == {"log"}
+
+
+def test_a_weak_rule_is_a_guess_that_contents_overrule(tmp_path: Path) -> None:
+    """A user's weak rule says what a suffix usually is; a file whose bytes say otherwise
+    is what its bytes say, and a strong rule is never second-guessed."""
+    user = tmp_path / "rules.toml"
+    user.write_text('[[file]]\nid = "guess"\nsuffixes = [".blob"]\ncategory = "dataset"\n'
+                    'weak = true\n\n[[file]]\nid = "sure"\nsuffixes = [".sure"]\n'
+                    'category = "dataset"\n')
+    csv = "epoch,train_loss,val_loss\n0,0.5,0.6\n1,0.4,0.5\n2,0.3,0.45\n"
+    root = make(tmp_path / "ws", {"run/metrics_a.blob": csv, "other/metrics_b.sure": csv})
+    inv = classify(scan([root], ScanOptions(workers=1)), load_rules(user))
+    cats = categories_by_path(inv)
+    assert cats["run/metrics_a.blob"] == "log"
+    assert cats["other/metrics_b.sure"] == "dataset"

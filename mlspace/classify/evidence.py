@@ -1,0 +1,363 @@
+"""Where names only guessed, let what the files are and how their folder is shaped decide.
+
+After the rules (names, extensions, markers) have given every entry a category, some of
+those categories are guesses (rules.WEAK): a ``.csv`` that could be data or a run's metrics,
+a ``.zip`` or ``.pkl`` or a file with no extension that no rule knows. A folder holding such
+guesses is *undecided*; every other folder was decided by names and costs nothing here.
+
+For each undecided folder mlspace looks at one file's head (the one that tells most: the
+index of a shard set, else the largest container, else the largest text), through
+mlspace.classify.readers.sniff, and then decides each guessed file of the folder from, in
+order: what its own bytes said (or, for a binary of the same kind, what its sibling's did);
+the words of its name (``history``, ``metrics``; ``model``, ``snapshot``); and its
+neighbours (records beside checkpoints or beside a run's logs are logs; a container beside
+a model is part of it; pickles beside a job's stdout and stderr are the job's record).
+Folder shapes (mlspace.classify.structure) turn numbered siblings with the same members
+into checkpoints and shard sets into datasets or caches.
+
+No read is needed where the names decide, and none is possible in a saved scan made
+elsewhere (mlspace.index.offline): those folders keep their names' guesses, and the
+inventory says how many were judged so.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mlspace.classify.categories import Category
+from mlspace.classify.name_meaning import says_config, says_model, says_record
+from mlspace.classify.readers.sniff import DATA, MODEL, RECORD, Sniffed, sniff_file
+from mlspace.classify.rules import (
+    CONTAINER_EXTENSIONS,
+    CONTEXTS,
+    DEFAULT_CATEGORY,
+    CompiledRules,
+    Context,
+)
+from mlspace.classify.structure import (
+    index_says_cache,
+    repeated_member_sets,
+    shards,
+    twin_components,
+)
+from mlspace.safe_read import Unreadable, read_head
+from mlspace.scan import Snapshot
+from mlspace.scan.walker import KIND_DIR
+
+#: At most this many heads are read in one classification: past it, folders keep the
+#: names' guesses (and the inventory says so). One head is ~20 µs from the page cache.
+MAX_READS = 20_000
+#: How much of a shard set's index is read (its first shards' names tell).
+INDEX_BYTES = 256 * 1024
+#: A record of a run is small; a guessed data file larger than this stays data.
+RECORD_MAX_BYTES = 16 * 2**20
+_TEXT_EXTENSIONS = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv", ".txt",
+                              ".log", ".out", ".err", ".cfg", ".ini", ".toml", ".xml", ""})
+#: Records a run keeps as data files (configs in YAML beside a model stay configs).
+_RECORD_EXTENSIONS = frozenset({".json", ".jsonl", ".csv", ".tsv"})
+_TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
+_BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET}
+_EVIDENCE_CONTEXTS = frozenset({Context.GENERIC, Context.RUN, Context.MODEL, Context.LOG})
+
+
+@dataclass
+class EvidenceReport:
+    """What the evidence pass did: heads read, and folders it could not look into."""
+
+    reads: int = 0
+    unreadable: int = 0
+    over_budget: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def warnings(self) -> tuple[str, ...]:
+        out = []
+        if self.unreadable:
+            out.append(f"{self.unreadable} folder(s) with files that names alone do not "
+                       "settle could not be read (a saved scan, or no permission): they are "
+                       "classified by their names")
+        if self.over_budget:
+            out.append(f"{self.over_budget} folder(s) past the {MAX_READS:,} files mlspace "
+                       "reads in one scan are classified by their names")
+        return tuple(out)
+
+
+@dataclass
+class _Folder:
+    """One listed folder's files as the pass sees them."""
+
+    row: int
+    context: Context
+    entries: list[int]  # files only
+    names: list[str]
+    sizes: list[int]
+    categories: list[int]
+    guessed: list[bool]
+    dirs: list[int]  # rows of listed subfolders
+
+    @property
+    def names_set(self) -> set[str]:
+        return set(self.names)
+
+
+def apply_evidence(snapshot: Snapshot, categories: np.ndarray, guessed: np.ndarray,
+                   contexts: np.ndarray, dir_rules: np.ndarray, compiled: CompiledRules,
+                   rows_with_guesses: np.ndarray) -> EvidenceReport:
+    """Settle the guessed categories (``guessed``: bool per entry) of the folders in
+    ``rows_with_guesses``, and the folder shapes that make numbered saves: ``categories``,
+    ``contexts`` and ``dir_rules`` change in place."""
+    report = EvidenceReport()
+    # A folder a tool's rule recognised is decided by its names: the tool's own files
+    # there are what the rule says (Ray's pickled params are its trial's record, and are
+    # never opened).
+    tools = np.array([rule.tool is not None for rule in compiled.dir_rules] + [False])
+    rows = [r for r in np.unique(rows_with_guesses).tolist()
+            if r >= 0 and CONTEXTS[contexts[r]] in _EVIDENCE_CONTEXTS and not tools[dir_rules[r]]]
+    _numbered_saves(snapshot, categories, contexts, dir_rules, compiled, rows)
+    for row in rows:
+        if CONTEXTS[contexts[row]] not in _EVIDENCE_CONTEXTS:
+            continue  # became a checkpoint above
+        folder = _folder(snapshot, categories, guessed, contexts, row)
+        if not any(folder.guessed):
+            continue
+        _settle(snapshot, folder, categories, contexts, dir_rules, compiled, report)
+    return report
+
+
+def _folder(snapshot: Snapshot, categories: np.ndarray, guessed: np.ndarray,
+            contexts: np.ndarray, row: int) -> _Folder:
+    first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
+    span = np.arange(first, first + count)
+    is_dir = snapshot.kind[span] == KIND_DIR
+    files = span[~is_dir]
+    names = snapshot.child_names(row)
+    file_names = [n for n, d in zip(names, is_dir.tolist(), strict=True) if not d]
+    dir_rows = snapshot.rows_of(span[is_dir])
+    return _Folder(row, CONTEXTS[contexts[row]], files.tolist(), file_names,
+                   snapshot.apparent[files].tolist(), categories[files].tolist(),
+                   guessed[files].tolist(), [r for r in dir_rows.tolist() if r >= 0])
+
+
+# ----------------------------------------------------------------------- numbered saves
+def _numbered_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray,
+                    dir_rules: np.ndarray, compiled: CompiledRules, guessed_rows: list[int]
+                    ) -> None:
+    """Sibling folders that repeat the same member set under a number, one of those members
+    a checkpoint file, are the saves of one series: each is one checkpoint."""
+    holders = _rows_holding_checkpoint_files(snapshot, categories, contexts)
+    candidates = sorted(set(holders) | set(guessed_rows))
+    by_parent: dict[int, list[int]] = {}
+    for row in candidates:
+        parent = int(snapshot.dir_parent[row])
+        if parent >= 0 and CONTEXTS[contexts[row]] in _EVIDENCE_CONTEXTS:
+            by_parent.setdefault(parent, []).append(row)
+    rule = compiled.evidence["evidence-numbered-saves"]
+    for rows in by_parent.values():
+        if len(rows) < 2:
+            continue
+        members = {_base(snapshot.dir_path(r)): (r, frozenset(snapshot.child_names(r)))
+                   for r in rows}
+        for name in repeated_member_sets({n: m for n, (_, m) in members.items()}):
+            row = members[name][0]
+            if row in holders and not _holds_run_records(snapshot, row, categories,
+                                                         contexts):
+                _make_unit(snapshot, row, categories, contexts, dir_rules, rule,
+                           Context.CHECKPOINT_UNIT)
+
+
+def _holds_run_records(snapshot: Snapshot, row: int, categories: np.ndarray,
+                       contexts: np.ndarray) -> bool:
+    """A folder holding logs (a job's output, a tracker's folder) is a run, not a save:
+    numbered runs of a sweep are never a series to thin out."""
+    first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
+    span = np.arange(first, first + count)
+    if np.any(categories[span[snapshot.kind[span] != KIND_DIR]] == Category.LOG):
+        return True
+    below = snapshot.rows_of(span[snapshot.kind[span] == KIND_DIR])
+    return bool(np.any(np.isin(contexts[below[below >= 0]], [Context.LOG, Context.RUN])))
+
+
+def _rows_holding_checkpoint_files(snapshot: Snapshot, categories: np.ndarray,
+                                   contexts: np.ndarray) -> set[int]:
+    """Folders in a plain context that hold a checkpoint file directly."""
+    files = np.flatnonzero((categories == Category.CHECKPOINT) & (snapshot.kind != KIND_DIR))
+    rows = snapshot.parent_rows_of(files)
+    rows = np.unique(rows[rows >= 0])
+    plain = np.isin(contexts[rows], [int(c) for c in _EVIDENCE_CONTEXTS])
+    return set(rows[plain].tolist())
+
+
+def _make_unit(snapshot: Snapshot, row: int, categories: np.ndarray, contexts: np.ndarray,
+               dir_rules: np.ndarray, rule: int, context: Context) -> None:
+    """Make folder ``row`` one unit of ``context``: its subtree takes the context's category
+    (what is below a checkpoint is the checkpoint), its subfolders the context."""
+    contexts[row] = context
+    dir_rules[row] = rule
+    category = DEFAULT_CATEGORY[context]
+    for entry in snapshot.subtree(int(snapshot.dir_entry[row])):
+        below = snapshot.row_of(entry)
+        if below >= 0 and below != row:
+            contexts[below] = context
+            dir_rules[below] = -1
+        if entry != snapshot.dir_entry[row]:
+            categories[entry] = category
+
+
+def _base(path: str) -> str:
+    return os.path.basename(path.rstrip("/"))
+
+
+# ------------------------------------------------------------------------ one folder
+def _settle(snapshot: Snapshot, folder: _Folder, categories: np.ndarray, contexts: np.ndarray,
+            dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport) -> None:
+    present = folder.names_set
+    sharded = shards(n for n, g in zip(folder.names, folder.guessed, strict=True) if g)
+    index = _index_of(folder) if sharded else None
+    if index is not None:
+        _shard_set(snapshot, folder, index, set(sharded), present, categories, contexts,
+                   dir_rules, compiled, report)
+        return
+    chosen = _representative(folder)
+    sniffed = None
+    if chosen is not None:
+        sniffed = _sniff(snapshot, folder.entries[chosen], folder.sizes[chosen], report)
+    verdicts = _verdicts(snapshot, folder, chosen, sniffed, categories, contexts)
+    for at, category in verdicts.items():
+        categories[folder.entries[at]] = category
+
+
+def _sniff(snapshot: Snapshot, entry: int, size: int, report: EvidenceReport
+           ) -> Sniffed | None:
+    if report.reads >= MAX_READS:
+        report.over_budget += 1
+        return None
+    report.reads += 1
+    found = sniff_file(snapshot.path(entry), size)
+    if found is None:
+        report.unreadable += 1
+    return found
+
+
+def _ext(name: str) -> str:
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot > 0 else ""
+
+
+def _representative(folder: _Folder) -> int | None:
+    """The guessed file whose head tells most: the largest container or binary, else the
+    largest text file."""
+    guessed = [i for i, g in enumerate(folder.guessed) if g]
+    binary = [i for i in guessed if _ext(folder.names[i]) not in _TEXT_EXTENSIONS
+              or _ext(folder.names[i]) == ""]
+    pool = binary or guessed
+    return max(pool, key=lambda i: (folder.sizes[i], folder.names[i])) if pool else None
+
+
+def _index_of(folder: _Folder) -> int | None:
+    """A shard set's index: the one JSON file beside the shards."""
+    jsons = [i for i, n in enumerate(folder.names) if n.endswith(".json")]
+    return jsons[0] if len(jsons) == 1 else None
+
+
+def _shard_set(snapshot: Snapshot, folder: _Folder, index: int, sharded: set[str],
+               present: set[str], categories: np.ndarray, contexts: np.ndarray,
+               dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport) -> None:
+    """Numbered shards beside their index: a dataset, or the cache a streaming loader
+    unpacked from a remote copy when the index names them compressed."""
+    text = None
+    if report.reads < MAX_READS:
+        report.reads += 1
+        try:
+            text = read_head(snapshot.path(folder.entries[index]), INDEX_BYTES).decode(
+                "utf-8", "replace")
+        except Unreadable:
+            report.unreadable += 1
+    else:
+        report.over_budget += 1
+    cache = text is not None and index_says_cache(text, present)
+    context = Context.CACHE if cache else Context.DATASET
+    rule = compiled.evidence["evidence-shard-cache" if cache else "evidence-shards"]
+    if cache:
+        _make_unit(snapshot, folder.row, categories, contexts, dir_rules, rule, context)
+        return
+    contexts[folder.row] = context
+    dir_rules[folder.row] = rule
+    for at, name in enumerate(folder.names):
+        if name in sharded or at == index:
+            categories[folder.entries[at]] = Category.DATASET
+
+
+def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
+              sniffed: Sniffed | None, categories: np.ndarray, contexts: np.ndarray
+              ) -> dict[int, Category]:
+    """The category of each guessed file of the folder (by position), where evidence
+    settles it; the others keep their guess."""
+    said = _BY_HOLDING.get(sniffed.holds) if sniffed and sniffed.holds else None
+    chosen_ext = _ext(folder.names[chosen]) if chosen is not None else None
+    twins = twin_components(folder.names)
+    checkpoint_twins = {twins[n] for n, c in zip(folder.names, folder.categories, strict=True)
+                        if n in twins and c == Category.CHECKPOINT}
+    holds_model = said == Category.CHECKPOINT or _holds_checkpoints(snapshot, folder, contexts)
+    log_shaped = _log_shaped(snapshot, folder, categories, contexts)
+    # In a folder a rule calls a log folder, a container stays part of the log unless its
+    # own bytes or name say model (Ray's params.pkl beside a trial's checkpoints).
+    plain = folder.context != Context.LOG
+    verdicts: dict[int, Category] = {}
+    for at, name in enumerate(folder.names):
+        if not folder.guessed[at] or folder.sizes[at] == 0:
+            continue  # an empty file says nothing
+        ext = _ext(name)
+        text = (ext in _TEXT_EXTENSIONS and ext != "") or (
+            at == chosen and sniffed is not None and sniffed.format in _TEXT_FORMATS)
+        guess = folder.categories[at]
+        small = folder.sizes[at] <= RECORD_MAX_BYTES
+        if name in twins and twins[name] in checkpoint_twins:
+            verdicts[at] = Category.CHECKPOINT  # a component of a fixed-name checkpoint
+        elif at == chosen and said is not None:
+            verdicts[at] = said
+        elif said is not None and not text and ext == chosen_ext:
+            verdicts[at] = said  # a sibling of the same kind
+        elif text and small and says_record(name):
+            verdicts[at] = Category.LOG
+        elif not text and says_model(name):
+            verdicts[at] = Category.CHECKPOINT
+        elif small and (holds_model or log_shaped) and ext in _RECORD_EXTENSIONS \
+                and not says_config(name):
+            verdicts[at] = Category.LOG  # a record of the run beside its checkpoints or logs
+        elif plain and holds_model and not text and ext in CONTAINER_EXTENSIONS and small:
+            verdicts[at] = Category.CHECKPOINT  # state saved with the model beside it
+        elif log_shaped and not text and guess != Category.DATASET and small:
+            verdicts[at] = Category.LOG  # what a job left beside its stdout and stderr
+    return verdicts
+
+
+def _holds_checkpoints(snapshot: Snapshot, folder: _Folder, contexts: np.ndarray) -> bool:
+    """Checkpoint files (not guessed) or checkpoint folders directly inside the folder."""
+    if any(c == Category.CHECKPOINT and not g
+           for c, g in zip(folder.categories, folder.guessed, strict=True)):
+        return True
+    return any(CONTEXTS[contexts[r]] in (Context.CHECKPOINT_UNIT, Context.CHECKPOINTS)
+               for r in folder.dirs)
+
+
+def _log_shaped(snapshot: Snapshot, folder: _Folder, categories: np.ndarray,
+                contexts: np.ndarray) -> bool:
+    """A folder of a run's records: log files (not guessed) beside the guesses, or every
+    subfolder holding logs."""
+    if any(c == Category.LOG and not g
+           for c, g in zip(folder.categories, folder.guessed, strict=True)):
+        return True
+    # Subfolders the tool filled with log files itself (catboost_info/learn/ with event
+    # files); a log folder a rule knows by name (a project's logs/ or runs/) says nothing
+    # about its parent, and neither does an empty one (a tool's tmp/).
+    writing = False
+    for row in folder.dirs:
+        first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
+        if CONTEXTS[contexts[row]] == Context.LOG or not count:
+            continue
+        if not np.any(categories[first:first + count] == Category.LOG):
+            return False
+        writing = True
+    return writing
