@@ -96,10 +96,17 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def print_totals(table: Table, verdicts: list[Verdict]) -> None:
-    """Accuracy over a set, then per-category F1 by files and by bytes."""
+def print_totals(table: Table, verdicts: list[Verdict],
+                 per_tool: list[list[Verdict]] | None = None) -> None:
+    """Accuracy over a set (and, given ``per_tool``, the mean of the tools' accuracies, which
+    one tool's big files cannot sway), then per-category F1 by files and by bytes."""
     print(f"all: {len(verdicts)} files, {_size(sum(v.size for v in verdicts))}; by files "
           f"{_pct(accuracy(verdicts))}, by bytes {_pct(accuracy(verdicts, by_bytes=True))}\n")
+    if per_tool:
+        files = sum(accuracy(v) for v in per_tool) / len(per_tool)
+        size = sum(accuracy(v, by_bytes=True) for v in per_tool) / len(per_tool)
+        print(f"mean over the {len(per_tool)} tools: by files {_pct(files)}, by bytes "
+              f"{_pct(size)}\n")
     for title, weight, show in (("by files", lambda v: 1, str),
                                 ("by bytes", lambda v: v.size, _size)):
         print(f"per category, {title}:\n")
@@ -133,13 +140,13 @@ def in_sample(base: Path, table: Table, wrong: bool) -> None:
 
 
 def first_contact(base: Path, set_name: str, table: Table, wrong: bool
-                  ) -> tuple[list[Verdict], list[BadSuggestion]]:
+                  ) -> tuple[list[list[Verdict]], list[BadSuggestion]]:
     """One corpus set: per tool accuracy and bad suggestions, then its totals."""
     tools = corpus_tools(set_name)
     if not tools:
         return [], []
     table.heading(f"First contact: {set_name} (tests/corpus/{set_name}, {len(tools)} tools)")
-    everything: list[Verdict] = []
+    per_tool: list[list[Verdict]] = []
     bad: list[BadSuggestion] = []
     rows = []
     for tool in tools:
@@ -147,7 +154,7 @@ def first_contact(base: Path, set_name: str, table: Table, wrong: bool
         inv = inventory_of(make(root, corpus_spec(tool)))
         verdicts = judge(tool.layout, root, inv)
         touching = touching_protected(tool, root, permissive_plan(inv))
-        everything += verdicts
+        per_tool.append(verdicts)
         bad += touching
         rows.append((f"{tool.about['tool']} {tool.about['version']}", tool.about["kind"],
                      len(verdicts), _size(sum(v.size for v in verdicts)),
@@ -158,9 +165,9 @@ def first_contact(base: Path, set_name: str, table: Table, wrong: bool
             _wrong(verdicts)
     table.print(("tool", "kind", "files", "bytes", "by files", "by bytes",
                  "bad suggestions"), rows)
-    print_totals(table, everything)
+    print_totals(table, [v for verdicts in per_tool for v in verdicts], per_tool)
     print_bad(table, bad)
-    return everything, bad
+    return per_tool, bad
 
 
 def print_bad(table: Table, bad: list[BadSuggestion]) -> None:
@@ -188,7 +195,8 @@ def main() -> None:
     present = [r for r in results if r[0]]
     if len(present) > 1:
         table.heading("First contact: all corpus sets")
-        print_totals(table, [v for verdicts, _ in present for v in verdicts])
+        tools = [verdicts for per_tool, _ in present for verdicts in per_tool]
+        print_totals(table, [v for verdicts in tools for v in verdicts], tools)
         print_bad(table, [b for _, bad in present for b in bad])
 
 
