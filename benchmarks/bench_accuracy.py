@@ -76,8 +76,9 @@ class Table:
     def print(self, header: Sequence[str], rows: list[Sequence[object]]) -> None:
         cells = [[str(c) for c in header], *([str(c) for c in row] for row in rows)]
         if self.markdown:
+            numeric = [all(row[i][:1].isdigit() for row in cells[1:]) for i in range(len(header))]
             print("| " + " | ".join(cells[0]) + " |")
-            print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+            print("|" + "|".join("---:" if n else "---" for n in numeric) + "|")
             for row in cells[1:]:
                 print("| " + " | ".join(row) + " |")
             print()
