@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
+from toys import TORCH_REGRESSION_PARAMS, torch_regression  # noqa: E402
 
 
 def run(work: Path) -> list[dict[str, object]]:
@@ -31,19 +32,9 @@ def run(work: Path) -> list[dict[str, object]]:
                                             log_code=False, log_env_details=False,
                                             log_git_metadata=False, log_git_patch=False,
                                             display_summary_level=0)
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 256), torch.nn.ReLU(),
-                                torch.nn.Linear(256, 1))
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    experiment.log_parameters({"lr": 1e-3, "hidden": 256})
-    x = torch.randn(256, 16)
-    y = x.sum(dim=1, keepdim=True)
-    for step in range(100):
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        experiment.log_metric("loss", loss.item(), step=step)
+    experiment.log_parameters(TORCH_REGRESSION_PARAMS)
+    model = torch_regression(100, lambda step, loss, _: experiment.log_metric("loss", loss,
+                                                                             step=step))
     Path("checkpoints").mkdir()
     torch.save(model.state_dict(), "checkpoints/model_final.pt")
     experiment.log_model("toy-regression", "checkpoints/model_final.pt")

@@ -18,21 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
-
-SCRIPT = """import numpy as np
-
-rng = np.random.default_rng(0)
-w = rng.normal(size=(256, 10))
-for step in range(50):
-    x = rng.normal(size=(2048, 256))
-    logits = x @ w
-    w -= 1e-4 * x.T @ (logits - logits.mean(axis=0))
-print("done", float(w.sum()))
-"""
+from toys import numpy_loop_script  # noqa: E402
 
 
 def run(work: Path) -> list[dict[str, object]]:
-    (work / "train.py").write_text(SCRIPT)
+    (work / "train.py").write_text(numpy_loop_script(50))
     memray = [sys.executable, "-m", "memray"]
     subprocess.run([*memray, "run", "train.py"], check=True)
     (capture,) = work.glob("memray-train.py.*.bin")
