@@ -17,30 +17,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
+from toys import TORCH_REGRESSION_PARAMS, torch_regression  # noqa: E402
 
 
 def run(work: Path) -> list[dict[str, object]]:
     import torch
     from dvclive import Live
 
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 256), torch.nn.ReLU(),
-                                torch.nn.Linear(256, 1))
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    x = torch.randn(512, 16)
-    y = x.sum(dim=1, keepdim=True)
     with Live(report="html", save_dvc_exp=False) as live:
-        live.log_params({"lr": 1e-3, "hidden": 256, "epochs": 20})
-        for _ in range(20):
-            loss = torch.nn.functional.mse_loss(model(x[:384]), y[:384])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            with torch.no_grad():
-                val = torch.nn.functional.mse_loss(model(x[384:]), y[384:])
-            live.log_metric("train/loss", loss.item())
-            live.log_metric("val/loss", val.item())
+        live.log_params({**TORCH_REGRESSION_PARAMS, "epochs": 20})
+
+        def log(step: int, loss: float, val: float) -> None:
+            live.log_metric("train/loss", loss)
+            live.log_metric("val/loss", val)
             live.next_step()
+
+        model = torch_regression(20, log)
         torch.save(model.state_dict(), "model.pt")
         live.log_artifact("model.pt", type="model", name="toy-regression")
     return [{"run": "dvclive", "best": None, "latest": "model.pt",

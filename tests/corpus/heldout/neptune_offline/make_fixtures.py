@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
+from toys import TORCH_REGRESSION_PARAMS, torch_regression  # noqa: E402
 
 
 def run(work: Path) -> list[dict[str, object]]:
@@ -27,19 +28,8 @@ def run(work: Path) -> list[dict[str, object]]:
     run = neptune.init_run(mode="offline", project="toy/regression",
                            source_files=[], capture_hardware_metrics=False,
                            capture_stdout=False, capture_stderr=False)
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 256), torch.nn.ReLU(),
-                                torch.nn.Linear(256, 1))
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    run["parameters"] = {"lr": 1e-3, "hidden": 256}
-    x = torch.randn(256, 16)
-    y = x.sum(dim=1, keepdim=True)
-    for _ in range(100):
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        run["train/loss"].append(loss.item())
+    run["parameters"] = TORCH_REGRESSION_PARAMS
+    model = torch_regression(100, lambda step, loss, _: run["train/loss"].append(loss))
     Path("outputs").mkdir()
     torch.save(model.state_dict(), "outputs/model.pt")
     run["model/weights"].upload("outputs/model.pt")

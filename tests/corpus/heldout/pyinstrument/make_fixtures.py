@@ -17,21 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
-
-SCRIPT = """import numpy as np
-
-rng = np.random.default_rng(0)
-w = rng.normal(size=(256, 10))
-for step in range(200):
-    x = rng.normal(size=(2048, 256))
-    logits = x @ w
-    w -= 1e-4 * x.T @ (logits - logits.mean(axis=0))
-print("done", float(w.sum()))
-"""
+from toys import numpy_loop_script  # noqa: E402
 
 
 def run(work: Path) -> list[dict[str, object]]:
-    (work / "train.py").write_text(SCRIPT)
+    (work / "train.py").write_text(numpy_loop_script(200))
     for renderer, out in (("html", "profile.html"), ("session", "train.pyisession"),
                           ("text", "profile.txt")):
         subprocess.run([sys.executable, "-m", "pyinstrument", "-r", renderer, "-o", out,
