@@ -24,10 +24,14 @@ from toys import TORCH_REGRESSION_PARAMS, torch_regression  # noqa: E402
 def run(work: Path) -> list[dict[str, object]]:
     import neptune
     import torch
+    from neptune.types import GitRef
 
+    # git_ref disabled: this script lives in mlspace's repository, whose state is not the
+    # toy run's (Neptune would upload its diff).
     run = neptune.init_run(mode="offline", project="toy/regression",
                            source_files=[], capture_hardware_metrics=False,
-                           capture_stdout=False, capture_stderr=False)
+                           capture_stdout=False, capture_stderr=False,
+                           git_ref=GitRef.DISABLED)
     run["parameters"] = TORCH_REGRESSION_PARAMS
     model = torch_regression(100, lambda step, loss, _: run["train/loss"].append(loss))
     Path("outputs").mkdir()
