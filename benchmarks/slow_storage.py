@@ -5,6 +5,9 @@ metadata server would; sleeping lets go of the CPU and of the interpreter, as wa
 network does. The walker itself is untouched: its module's ``os`` is swapped for a wrapper in
 the process that calls :func:`install` (on a cluster: ``client.run(install, ...)`` in every
 worker), and :func:`uninstall` puts the real module back.
+
+Only the Python walker can be slowed so (the native one calls the kernel itself), so while
+installed, scans in this process and its children use the Python walker (MLSPACE_WALKER).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterator
 from types import ModuleType, TracebackType
 from typing import Any
 
-from mlspace.scan import walker
+from mlspace.scan import native, walker
 
 
 class _Entry:
@@ -70,11 +73,23 @@ class _SlowOs:
 def install(list_latency: float, stat_latency: float) -> None:
     """From now on, in this process, every listing waits ``list_latency`` seconds and every
     stat ``stat_latency`` seconds."""
+    global _walker_before
+    if not isinstance(walker.os, _SlowOs):
+        _walker_before = os.environ.get(native.ENV)
+    os.environ[native.ENV] = "python"
     walker.os = _SlowOs(os, list_latency, stat_latency)  # type: ignore[assignment]
 
 
 def uninstall() -> None:
+    if isinstance(walker.os, _SlowOs):
+        if _walker_before is None:
+            os.environ.pop(native.ENV, None)
+        else:
+            os.environ[native.ENV] = _walker_before
     walker.os = os
+
+
+_walker_before: str | None = None
 
 
 def measured_sleep(seconds: float, samples: int = 2000) -> float:

@@ -60,7 +60,7 @@ def age_table(inv: Inventory, now: float | None = None) -> AgeTable:
     files = (snap.kind != KIND_DIR) & snap.counted
     n_cat, n_age = len(Category), len(BUCKETS)
     index = buckets.astype(np.int64) * n_cat + inv.categories
-    disk = snap.blocks * 512
+    disk = snap.disk_sizes()
     by_cat = np.bincount(index[files], weights=disk[files], minlength=n_age * n_cat)
     by_cat_apparent = np.bincount(index[files], weights=snap.apparent[files],
                                   minlength=n_age * n_cat)

@@ -56,7 +56,7 @@ class FilterResult:
         snap = inv.snapshot
         rows = snap.rows_of(entries)
         listed = rows >= 0
-        own = snap.apparent[entries] if apparent else snap.blocks[entries] * 512
+        own = snap.apparent[entries] if apparent else snap.disk_sizes(entries)
         own = np.where(self.counted[entries], own, 0)
         if self.matches is not None:
             own = np.where(self.matches[entries], own, 0)
@@ -159,7 +159,7 @@ def apply_filter(inv: Inventory, ages: AgeTable, spec: FilterSpec,
         matches = present
     scratch = np.empty(len(snap), dtype=np.int64)
     weights = matches & counted
-    np.multiply(snap.blocks * 512, weights, out=scratch)
+    np.multiply(snap.disk_sizes(), weights, out=scratch)
     disk = snap.tree.subtree_sums(scratch)
     np.multiply(snap.apparent, weights, out=scratch)
     apparent = snap.tree.subtree_sums(scratch)

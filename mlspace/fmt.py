@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import humanize
-
 
 def size(n: int | float) -> str:
     """Bytes in binary units, as du -h and ncdu show them: '1.5 GiB'."""
+    import humanize  # here: most commands' start-up (the walk's) needs no size in words
+
     return humanize.naturalsize(n, binary=True, format="%.1f")
 
 

@@ -69,7 +69,7 @@ def _make(snap: Snapshot) -> Owners:
     n = len(uids)
     counted = snap.counted
     return Owners(uids.astype(np.int64), codes,
-                  exact_bincount(codes, np.where(counted, snap.blocks * 512, 0), n),
+                  exact_bincount(codes, np.where(counted, snap.disk_sizes(), 0), n),
                   exact_bincount(codes, np.where(counted, snap.apparent, 0), n),
                   np.bincount(codes, minlength=n).astype(np.int64))
 
@@ -86,7 +86,7 @@ def space_by_owner(snap: Snapshot, apparent: bool, added: np.ndarray | None = No
     space, entries = (owners.apparent if apparent else owners.disk), owners.entries
     n = len(owners.uids)
     if added is not None and taken is not None and removed is not None:
-        sizes = snap.apparent if apparent else snap.blocks * 512
+        sizes = snap.apparent if apparent else snap.disk_sizes()
         space = space + exact_bincount(owners.codes[added], sizes[added], n) \
             - exact_bincount(owners.codes[taken], sizes[taken], n)
         entries = entries - np.bincount(owners.codes[removed], minlength=n)

@@ -48,7 +48,8 @@ def changed_since_scan(item: PlanItem, recent_seconds: float = RECENT_SECONDS,
         size = freed_totals(fresh, fresh.root_entries[0])[1]
         newest = fresh.grand_totals().newest_mtime
     else:
-        size, newest = st.st_size, st.st_mtime
+        # whole seconds, as the scan keeps modification times
+        size, newest = st.st_size, st.st_mtime_ns // 1_000_000_000
     if size != item.apparent_size or abs(newest - item.mtime) > 1e-3:
         return "changed since the scan"
     if (now or time.time()) - newest < recent_seconds:

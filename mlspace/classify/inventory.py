@@ -208,7 +208,7 @@ def _sum_runs(snapshot: Snapshot, starts: np.ndarray, keys: np.ndarray, length: 
     count (second paths to a file, and what is left out)."""
     lengths = np.diff(starts, append=len(snapshot))
     disk, apparent, files = (exact_bincount(keys, values, length) for values in (
-        np.add.reduceat(snapshot.blocks, starts),
+        np.add.reduceat(snapshot.blocks, starts, dtype=np.int64),
         np.add.reduceat(snapshot.apparent, starts),
         lengths - np.add.reduceat(is_dir, starts, dtype=np.int64)))
     not_counted = ~counts if leaving_out is None else ~counts | leaving_out

@@ -13,21 +13,6 @@ from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, UsageError
 from mlspace.cli.terminal import confirm
 
 
-def add_purge_command(commands: argparse._SubParsersAction) -> None:
-    purge = commands.add_parser(
-        "purge", help="delete for good what mlspace moved to the trash (frees the space)")
-    purge.add_argument("cleanups", nargs="*", metavar="CLEANUP_ID",
-                       help="only these cleanups (default: every cleanup's items in the trash)")
-    purge.add_argument("--older-than", type=float, metavar="DAYS",
-                       help="only items moved to the trash at least DAYS ago")
-    purge.add_argument("--expired", action="store_true",
-                       help="what the trash keeps no longer: items older than trash_days "
-                       "in config.toml (what the app and policy runs free by themselves)")
-    purge.add_argument("--dry-run", action="store_true", help="say what would go, delete "
-                       "nothing")
-    purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-
-
 def cmd_purge(args: argparse.Namespace) -> int:
     from mlspace.act import purge
     from mlspace.cli.cmd_archive import user_settings

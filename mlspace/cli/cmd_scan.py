@@ -19,13 +19,11 @@ from mlspace.cli.output import (
     written_in_place,
 )
 from mlspace.cli.sources import Source, load_or_scan, scan_and_classify
-from mlspace.cli.walk_staging import walk_staging
 
 if TYPE_CHECKING:
     from mlspace.classify import Inventory
     from mlspace.scan import Snapshot
 
-SCAN_FORMATS = ("table", "json", "csv", "parquet", "ncdu")
 #: What the extension of -o FILE chooses when --format is not given.
 _FORMAT_BY_EXTENSION = {".parquet": "parquet", ".json": "json", ".csv": "csv"}
 
@@ -47,8 +45,6 @@ def _scan_format(args: argparse.Namespace) -> str:
 
 
 def cmd_scan(args: argparse.Namespace) -> int:
-    from mlspace.report.summary import scan_summary
-
     chosen = _scan_format(args)
     if is_dataset_output(args.output):
         return _scan_to_dataset(args)
@@ -57,8 +53,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
     else:
         source, inventory = scan_and_classify(args)
     snapshot = source.snapshot
+    if args.verbose:
+        _say_how_it_was_scanned(snapshot, args)
     if chosen == "table":
         from mlspace.cli.disk_lines import lines_text, statuses
+        from mlspace.report.summary import scan_summary  # after the walk started: numpy
 
         disks = statuses(snapshot.roots, None, saved=source.saved is not None)
         with output_stream(args.output) as out:
@@ -80,6 +79,25 @@ def cmd_scan(args: argparse.Namespace) -> int:
     return exit_code_for(snapshot) if saved else EXIT_UNREADABLE
 
 
+def _say_how_it_was_scanned(snapshot: Snapshot, args: argparse.Namespace) -> None:
+    """``--verbose``: which walker scanned, with how many workers, and how fast."""
+    if snapshot.source != "disk":
+        print("mlspace: opened a saved scan (nothing was walked)", file=sys.stderr)
+        return
+    from mlspace.cli.sources import scan_options
+    from mlspace.scan.native import walker_description
+
+    if args.cluster:
+        how = f"Python walker, on the Dask cluster {args.cluster}"
+    elif snapshot.walker == "native":
+        threads = scan_options(args).native_threads()
+        how = f"{walker_description()}, {threads} thread{'s' * (threads != 1)}"
+    else:
+        how = f"{walker_description()}, {args.workers} worker{'s' * (args.workers != 1)}"
+    print(f"mlspace: walker: {how}; {len(snapshot):,} entries in {snapshot.duration:.2f} s",
+          file=sys.stderr)
+
+
 def _say_written(output: str | None, chosen: str) -> None:
     """One line on stderr once -o FILE is written (not for /dev/stdout and the like)."""
     if output and not output.startswith("/dev/"):
@@ -90,6 +108,7 @@ def _scan_to_dataset(args: argparse.Namespace) -> int:
     """The scan saved as a Parquet dataset in the folder -o names. On a cluster the workers
     write their walks into a staging folder inside it (so it must be on storage they all
     see at the same path), which is removed once they are merged."""
+    from mlspace.cli.walk_staging import walk_staging
     from mlspace.index.parquet_dataset_write import write_dataset
 
     with dataset_target(args.output) as folder:

@@ -5,30 +5,46 @@ flag means the same everywhere."""
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Callable
 
 from mlspace import __version__
 from mlspace.cli.apparent import add_apparent_argument
-from mlspace.cli.cmd_archive import cmd_archive, cmd_bring_back
-from mlspace.cli.cmd_clean import cmd_clean, cmd_undo
-from mlspace.cli.cmd_demo import cmd_demo
-from mlspace.cli.cmd_history import cmd_diff, cmd_history
-from mlspace.cli.cmd_inventory import cmd_inventory
-from mlspace.cli.cmd_plan import cmd_plan, cmd_report
-from mlspace.cli.cmd_policy import POLICY_NAME, cmd_apply_policy, cmd_policy
-from mlspace.cli.cmd_purge import add_purge_command, cmd_purge
-from mlspace.cli.cmd_scan import SCAN_FORMATS, cmd_scan
 from mlspace.scan import ScanOptions
 
 Handler = Callable[[argparse.Namespace], int]
 
+#: The file a workspace's cleanup policy is kept in (``policy``, ``apply-policy``).
+POLICY_NAME = "mlspace-policy.toml"
+#: ``scan --format``'s choices.
+SCAN_FORMATS = ("table", "json", "csv", "parquet", "ncdu")
+
+
+def _handler(module: str, name: str) -> Handler:
+    """The command function ``name`` of ``mlspace.cli.<module>``, imported when the command
+    runs: each command loads only what it needs (``mlspace scan`` starts walking sooner)."""
+
+    def run(args: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(f"mlspace.cli.{module}"), name)(args)
+
+    run.__name__ = name
+    return run
+
+
 #: Each command's name and what runs it; the first word of the command line is looked up
 #: here to tell a command from a folder to open in the app.
 COMMANDS: dict[str, Handler] = {
-    "scan": cmd_scan, "inventory": cmd_inventory, "plan": cmd_plan, "clean": cmd_clean,
-    "undo": cmd_undo, "report": cmd_report, "demo": cmd_demo, "history": cmd_history,
-    "diff": cmd_diff, "archive": cmd_archive, "bring-back": cmd_bring_back,
-    "policy": cmd_policy, "apply-policy": cmd_apply_policy, "purge": cmd_purge,
+    "scan": _handler("cmd_scan", "cmd_scan"),
+    "inventory": _handler("cmd_inventory", "cmd_inventory"),
+    "plan": _handler("cmd_plan", "cmd_plan"), "clean": _handler("cmd_clean", "cmd_clean"),
+    "undo": _handler("cmd_clean", "cmd_undo"), "report": _handler("cmd_plan", "cmd_report"),
+    "demo": _handler("cmd_demo", "cmd_demo"), "history": _handler("cmd_history", "cmd_history"),
+    "diff": _handler("cmd_history", "cmd_diff"),
+    "archive": _handler("cmd_archive", "cmd_archive"),
+    "bring-back": _handler("cmd_archive", "cmd_bring_back"),
+    "policy": _handler("cmd_policy", "cmd_policy"),
+    "apply-policy": _handler("cmd_policy", "cmd_apply_policy"),
+    "purge": _handler("cmd_purge", "cmd_purge"),
 }
 
 
@@ -50,7 +66,8 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers", type=int, default=ScanOptions().workers,
-        help="scanning processes (default: %(default)s; 1 scans in this process)",
+        help="scanning processes of the Python walker (default: %(default)s; 1 scans in this "
+        "process); the native walker runs 8 threads per worker",
     )
     parser.add_argument(
         "--cluster", metavar="ADDRESS",
@@ -114,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
         "dataset, into which --cluster workers also write their parts")
     scan_cmd.add_argument("--save", action="store_true",
                           help="also keep the scan in mlspace's history (see `mlspace history`)")
+    scan_cmd.add_argument("-v", "--verbose", action="store_true",
+                          help="also say on stderr which walker scanned (native or Python), "
+                          "with how many workers, how many entries and how long it took")
     add_apparent_argument(scan_cmd)
     inventory_cmd = commands.add_parser(
         "inventory", help="runs, checkpoint series (best and latest) and space per category"
@@ -141,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="then delete what moved for good, at once (the disk gets the "
                            "space back; this cannot be undone)")
 
-    add_purge_command(commands)
+    _add_purge_command(commands)
 
     undo_cmd = commands.add_parser("undo", help="put back what a cleanup moved to the trash")
     undo_cmd.add_argument("cleanup", nargs="?", metavar="CLEANUP_ID",
@@ -177,6 +197,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_tier_commands(commands)
     return parser
+
+
+def _add_purge_command(commands: argparse._SubParsersAction) -> None:
+    purge = commands.add_parser(
+        "purge", help="delete for good what mlspace moved to the trash (frees the space)")
+    purge.add_argument("cleanups", nargs="*", metavar="CLEANUP_ID",
+                       help="only these cleanups (default: every cleanup's items in the trash)")
+    purge.add_argument("--older-than", type=float, metavar="DAYS",
+                       help="only items moved to the trash at least DAYS ago")
+    purge.add_argument("--expired", action="store_true",
+                       help="what the trash keeps no longer: items older than trash_days "
+                       "in config.toml (what the app and policy runs free by themselves)")
+    purge.add_argument("--dry-run", action="store_true", help="say what would go, delete "
+                       "nothing")
+    purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
 
 def _add_tier_commands(commands: argparse._SubParsersAction) -> None:

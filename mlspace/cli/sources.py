@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 
 from mlspace.cli.exits import UsageError
 from mlspace.cli.terminal import print_scan_progress
-from mlspace.scan import ListingCallback, ScanOptions, ScanProgress, Snapshot, scan
+from mlspace.scan import ListingCallback, ScanOptions, ScanProgress, scan
 
 if TYPE_CHECKING:
     from mlspace.classify import Inventory
     from mlspace.classify.rules import CompiledRules
     from mlspace.index.info import ScanInfo
     from mlspace.index.saved import SavedScan
+    from mlspace.scan import Snapshot
 
 
 @dataclass(frozen=True)
@@ -122,13 +123,13 @@ def saved_scan(args: argparse.Namespace) -> SavedScan | None:
 def load_or_scan(args: argparse.Namespace, on_listing: ListingCallback | None = None,
                  parts_dir: str = "") -> Source:
     """The saved scan the PATH names, or a scan of the folders (``on_listing`` sees it)."""
-    from mlspace.index.info import ScanInfo
-
     saved = saved_scan(args)
     if saved is not None:
         return Source(saved.snapshot, saved.info, saved)
     started = time.time()
     snapshot = scan_from_args(args, on_listing, parts_dir)
+    from mlspace.index.info import ScanInfo  # after the walk: it is not needed to start it
+
     return Source(snapshot, ScanInfo.here(started, options=scan_options(args)))
 
 

@@ -105,7 +105,7 @@ def sizes_then(old: Snapshot, new: Snapshot) -> SizesThen:
     plain = (new.rows_of(new_entries) < 0) & (old.rows_of(old_entries) < 0)
     new_entries, old_entries = new_entries[plain], old_entries[plain]
     counted = old.counted[old_entries]
-    disk[new_entries] = np.where(counted, old.blocks[old_entries] * 512, 0)
+    disk[new_entries] = np.where(counted, old.disk_sizes(old_entries), 0)
     apparent[new_entries] = np.where(counted, old.apparent[old_entries], 0)
     was_there[new_entries] = True
     return SizesThen(new, disk, apparent, was_there)

@@ -92,7 +92,7 @@ class _InfoWriter:
     def __init__(self, snapshot: Snapshot) -> None:
         self.kind = snapshot.kind.tolist()
         self.apparent = snapshot.apparent.tolist()
-        self.disk = (snapshot.blocks * 512).tolist()
+        self.disk = snapshot.disk_sizes().tolist()
         self.ino = snapshot.ino.tolist()
         self.nlink = snapshot.nlink.tolist()
         self.uid = snapshot.uid.tolist()

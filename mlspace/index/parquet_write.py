@@ -86,7 +86,7 @@ def entry_table(inventory: Inventory) -> pa.Table:
         "parent": _numbers(np.append(snap.dir_entry, -1)[snap.all_parent_rows()], pa.int64()),
         "name": _names(snap),
         "kind": _kinds(snap.kind),
-        "disk_usage": _numbers(np.where(counted, snap.blocks * 512, 0), pa.int64()),
+        "disk_usage": _numbers(np.where(counted, snap.disk_sizes(), 0), pa.int64()),
         "apparent_size": _numbers(np.where(counted, snap.apparent, 0), pa.int64()),
         "mtime": _numbers(snap.mtime, pa.float64()),
         "inode": _numbers(snap.ino, pa.uint64()),

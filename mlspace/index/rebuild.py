@@ -21,6 +21,7 @@ from mlspace import fmt
 from mlspace.index.errors import CannotOpen
 from mlspace.scan import ScanError, Snapshot
 from mlspace.scan.arrays import DirTree, ordered_ranges
+from mlspace.scan.build import counted_links
 from mlspace.scan.listing import names_at
 from mlspace.scan.walker import KIND_DIR
 
@@ -69,9 +70,10 @@ def rebuild_snapshot(columns: EntryColumns, facts: ScanFacts) -> Snapshot:
     tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
     dir_dev = _devices(dir_entry, dir_parent, tree, facts.devices)
     blocks, apparent = columns.blocks.copy(), columns.apparent.copy()
+    dir_paths = _folder_paths(columns, dir_entry, dir_parent)
     counted = facts.counted
     if counted is None:
-        counted = _first_paths_count(columns, dir_dev, table, blocks, apparent)
+        counted = _first_paths_count(columns, dir_dev, table, blocks, apparent, dir_paths)
     _check_sums(blocks, apparent, counted)
     is_dir = columns.kind == KIND_DIR
     counts = counted.astype(np.int64)
@@ -96,7 +98,7 @@ def rebuild_snapshot(columns: EntryColumns, facts: ScanFacts) -> Snapshot:
         dir_count=dir_count,
         dir_dev=dir_dev,
         dir_parent=dir_parent,
-        dir_paths=_folder_paths(columns, dir_entry, dir_parent),
+        dir_paths=dir_paths,
         dir_disk=tree.subtree_sums(blocks * 512 * counts),
         dir_apparent=tree.subtree_sums(apparent * counts),
         dir_files=tree.subtree_sums((~is_dir).astype(np.int64)),
@@ -260,11 +262,12 @@ def _devices(dir_entry: np.ndarray, dir_parent: np.ndarray, tree: DirTree,
 
 def _first_paths_count(columns: EntryColumns, dir_dev: np.ndarray,
                        table: tuple[np.ndarray, ...], blocks: np.ndarray,
-                       apparent: np.ndarray) -> np.ndarray:
-    """Which entries count: all but the second and later paths of an inode, as the scan
-    decided (the same rule: first path in scan order, by device and inode). Those later
-    paths were saved with sizes 0, so that a plain sum over the file is right; they get
-    their inode's sizes back here (in ``blocks`` and ``apparent``, in place)."""
+                       apparent: np.ndarray, dir_paths: tuple[str, ...]) -> np.ndarray:
+    """Which entries count: one path per inode, by the scan's own rule (the smallest folder
+    path and name, see scan.build.counted_links). The other paths were saved with sizes 0,
+    so that a plain sum over the file is right; they get their inode's sizes back here (in
+    ``blocks`` and ``apparent``, in place) from the path saved with them (a scan saved
+    before that rule kept them at its first path in scan order)."""
     dir_entry = table[0]
     n = len(columns)
     counted = np.ones(n, dtype=bool)
@@ -274,15 +277,22 @@ def _first_paths_count(columns: EntryColumns, dir_dev: np.ndarray,
         return counted
     row_of = np.full(n, -1, dtype=np.int64)
     row_of[dir_entry] = np.arange(len(dir_entry))
+    rows = row_of[columns.parent[linked]]
     keys = np.empty(len(linked), dtype=[("dev", np.int64), ("ino", np.uint64)])
-    keys["dev"] = dir_dev[row_of[columns.parent[linked]]]
+    keys["dev"] = dir_dev[rows]
     keys["ino"] = columns.ino[linked]
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    counted[linked] = False
-    counted[linked[first]] = True
-    source = linked[first][inverse.ravel()]
-    blocks[linked] = blocks[source]
-    apparent[linked] = apparent[source]
+    _, inverse = np.unique(keys, return_inverse=True)
+    inverse = inverse.ravel()
+    counted[linked] = counted_links(linked, rows, keys["dev"], keys["ino"], columns.names,
+                                    columns.name_offsets, dir_paths)
+    # the saved sizes of each inode: at whichever of its paths holds them (the largest)
+    groups = int(inverse.max()) + 1
+    saved_blocks = np.zeros(groups, dtype=np.int64)
+    saved_apparent = np.zeros(groups, dtype=np.int64)
+    np.maximum.at(saved_blocks, inverse, blocks[linked].astype(np.int64))
+    np.maximum.at(saved_apparent, inverse, apparent[linked].astype(np.int64))
+    blocks[linked] = saved_blocks[inverse]
+    apparent[linked] = saved_apparent[inverse]
     return counted
 
 

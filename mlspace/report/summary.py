@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from mlspace import fmt
@@ -9,11 +11,16 @@ from mlspace.scan import Snapshot
 
 
 def largest_directories(snapshot: Snapshot, n: int = 10, apparent: bool = False) -> list[int]:
-    """Directory rows (roots excluded) with the largest cumulative size, largest first."""
+    """Directory rows (roots excluded) with the largest cumulative size, largest first, ties
+    by path: the same tree gives the same list, whatever order its folders were walked in."""
     sizes = snapshot.dir_apparent if apparent else snapshot.dir_disk
     candidates = np.flatnonzero(snapshot.dir_parent >= 0)
     order = candidates[np.argsort(-sizes[candidates], kind="stable")]
-    return [int(r) for r in order[:n]]
+    if len(order) > n:  # the n-th size's ties are in, to be ordered by path
+        order = order[sizes[order] >= sizes[order[n - 1]]]
+    paths = snapshot.dir_paths
+    ranked = sorted(order.tolist(), key=lambda r: (-int(sizes[r]), os.fsencode(paths[r])))
+    return ranked[:n]
 
 
 def scan_summary(snapshot: Snapshot, apparent: bool = False) -> str:

@@ -1,24 +1,47 @@
-"""Scanning: walk the disk once and produce an immutable, compact :class:`Snapshot`."""
+"""Scanning: walk the disk once and produce an immutable, compact :class:`Snapshot`.
 
-from mlspace.scan.listing import Listing
-from mlspace.scan.scanner import (
-    ListingCallback,
-    ScanOptions,
-    ScanProgress,
-    normalize_roots,
-    scan,
-)
-from mlspace.scan.snapshot import ScanError, Snapshot, Totals, kind_name
+The names are loaded when first asked for (PEP 562): ``mlspace scan`` starts walking before
+numpy and the snapshot's classes are imported (they load while the native walker's threads
+walk), which is most of the command's start-up.
+"""
 
-__all__ = [
-    "Listing",
-    "ListingCallback",
-    "ScanError",
-    "ScanOptions",
-    "ScanProgress",
-    "Snapshot",
-    "Totals",
-    "kind_name",
-    "normalize_roots",
-    "scan",
-]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mlspace.scan.listing import Listing
+    from mlspace.scan.scanner import (
+        ListingCallback,
+        ScanOptions,
+        ScanProgress,
+        normalize_roots,
+        scan,
+    )
+    from mlspace.scan.snapshot import ScanError, Snapshot, Totals, kind_name
+
+_WHERE = {
+    "Listing": "listing",
+    "ListingCallback": "scanner",
+    "ScanOptions": "scanner",
+    "ScanProgress": "scanner",
+    "normalize_roots": "scanner",
+    "scan": "scanner",
+    "ScanError": "snapshot",
+    "Snapshot": "snapshot",
+    "Totals": "snapshot",
+    "kind_name": "snapshot",
+}
+
+__all__ = ["Listing", "ListingCallback", "ScanError", "ScanOptions", "ScanProgress",
+           "Snapshot", "Totals", "kind_name", "normalize_roots", "scan"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mlspace.scan' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"mlspace.scan.{module}"), name)
+    globals()[name] = value
+    return value

@@ -67,9 +67,13 @@ class DirTree:
             # reduceat runs each range up to the next start; the non-empty ranges tile all
             # non-root entries, so that is exactly each range.
             out[rows] = np.maximum(out[rows], np.maximum.reduceat(values, starts))
+        return self.max_up(out)
+
+    def max_up(self, per_row: np.ndarray) -> np.ndarray:
+        """Turns each row's own maximum into its subtree's, in place, deepest first."""
         for level in self.levels:
-            np.maximum.at(out, self.dir_parent[level], out[level])
-        return out
+            np.maximum.at(per_row, self.dir_parent[level], per_row[level])
+        return per_row
 
 
 def exact_bincount(keys: np.ndarray, values: np.ndarray, length: int) -> np.ndarray:

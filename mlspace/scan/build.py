@@ -73,7 +73,7 @@ class SnapshotBuilder:
         cols["kind"].append(st.st_mode >> 12)
         cols["size"].append(st.st_size)
         cols["blocks"].append(getattr(st, "st_blocks", (st.st_size + 511) // 512))
-        cols["mtime"].append(st.st_mtime)
+        cols["mtime"].append(st.st_mtime_ns // 1_000_000_000)
         cols["ino"].append(st.st_ino)
         cols["nlink"].append(st.st_nlink)
         cols["uid"].append(st.st_uid)
@@ -107,58 +107,96 @@ class SnapshotBuilder:
     def freeze(self, duration: float, cancelled: bool = False) -> Snapshot:
         """Build the immutable snapshot: name offsets, hard-link dedupe, cumulative totals."""
         cols = {name: np.frombuffer(col, dtype=col.typecode) for name, col in self._columns.items()}
-        n = len(cols["kind"])
-        name_buffer = memoryview(self._names).toreadonly()
-        offsets = _name_offsets(name_buffer, n)
+        return freeze_snapshot(
+            roots=tuple(self._roots), root_entries=tuple(self._root_entries),
+            names=memoryview(self._names).toreadonly(), cols=narrowed(cols),
+            table=np.frombuffer(self._dirs, dtype=np.int64).reshape(-1, 4),
+            dir_paths=tuple(self._dir_paths), errors=tuple(self._errors),
+            other_filesystems=tuple(self._other_fs), duration=duration, cancelled=cancelled)
 
-        table = np.frombuffer(self._dirs, dtype=np.int64).reshape(-1, 4)
-        dir_entry, dir_first, dir_count, dir_dev = (table[:, i].copy() for i in range(4))
-        n_roots = len(self._root_entries)
-        range_rows, range_starts = ordered_ranges(dir_first, dir_count)
-        dir_parent = np.where(
-            dir_entry < n_roots, -1, parent_rows_of(dir_entry, range_rows, range_starts)
-        )
-        counted = _first_links(cols, range_rows, range_starts, dir_dev)
+
+def narrowed(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The columns as the snapshot keeps them: blocks and mtime (whole seconds) as uint32
+    where every value fits, int64 otherwise (the native walker writes them so directly)."""
+    out = dict(cols)
+    for name in ("blocks", "mtime"):
+        values = cols[name]
+        if len(values) == 0 or (int(values.min()) >= 0 and int(values.max()) <= 0xFFFFFFFF):
+            out[name] = values.astype(np.uint32)
+    return out
+
+
+def freeze_snapshot(
+    *, roots: tuple[str, ...], root_entries: tuple[int, ...], names: memoryview,
+    cols: dict[str, np.ndarray], table: np.ndarray, dir_paths: tuple[str, ...],
+    errors: tuple[ScanError, ...], other_filesystems: tuple[str, ...], duration: float,
+    cancelled: bool, counted: np.ndarray | None = None,
+    own_totals: dict[str, np.ndarray] | None = None, walker: str = "python",
+) -> Snapshot:
+    """The snapshot of walked columns (``kind size blocks mtime ino nlink uid``), the folder
+    table (entry, first child, child count, st_dev per row) and what goes with them. Hard
+    links are deduplicated here unless the walker did it (``counted``), and the folders'
+    totals summed unless the walker gave each folder's own share (``own_totals``: disk,
+    apparent, files, dirs and newest of itself and its children that are not listed)."""
+    n = len(cols["kind"])
+    offsets = _name_offsets(names, n)
+    dir_entry, dir_first, dir_count, dir_dev = (table[:, i].copy() for i in range(4))
+    n_roots = len(root_entries)
+    range_rows, range_starts = ordered_ranges(dir_first, dir_count)
+    dir_parent = np.where(
+        dir_entry < n_roots, -1, parent_rows_of(dir_entry, range_rows, range_starts)
+    )
+    if counted is None:
+        counted = first_links(cols, names, offsets, dir_paths, range_rows, range_starts,
+                              dir_dev)
+    if own_totals is None:
         totals = _cumulative_totals(cols, counted, dir_entry, dir_first, dir_count, dir_parent)
+    else:
+        tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
+        totals = {key: tree.add_up(own_totals[key].copy())
+                  for key in ("disk", "apparent", "files", "dirs")}
+        totals["newest"] = tree.max_up(own_totals["newest"].astype(np.float64))
 
-        order = np.argsort(dir_entry, kind="stable")
-        snapshot = Snapshot(
-            roots=tuple(self._roots),
-            root_entries=tuple(self._root_entries),
-            name_buffer=name_buffer,
-            name_offsets=offsets,
-            kind=cols["kind"],
-            apparent=cols["size"],
-            blocks=cols["blocks"],
-            mtime=cols["mtime"],
-            ino=cols["ino"],
-            nlink=cols["nlink"],
-            uid=cols["uid"],
-            counted=counted,
-            dir_entry=dir_entry,
-            dir_first=dir_first,
-            dir_count=dir_count,
-            dir_dev=dir_dev,
-            dir_parent=dir_parent,
-            dir_paths=tuple(self._dir_paths),
-            dir_disk=totals["disk"],
-            dir_apparent=totals["apparent"],
-            dir_files=totals["files"],
-            dir_dirs=totals["dirs"],
-            dir_newest=totals["newest"],
-            range_rows=range_rows,
-            range_starts=range_starts,
-            rows_by_entry_sorted=dir_entry[order],
-            rows_by_entry_order=order,
-            errors=tuple(self._errors),
-            other_filesystems=tuple(self._other_fs),
-            duration=duration,
-            cancelled=cancelled,
-        )
-        for value in vars(snapshot).values():
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
-        return snapshot
+    order = np.argsort(dir_entry, kind="stable")
+    snapshot = Snapshot(
+        roots=roots,
+        root_entries=root_entries,
+        name_buffer=names,
+        name_offsets=offsets,
+        kind=cols["kind"],
+        apparent=cols["size"],
+        blocks=cols["blocks"],
+        mtime=cols["mtime"],
+        ino=cols["ino"],
+        nlink=cols["nlink"],
+        uid=cols["uid"],
+        counted=counted,
+        dir_entry=dir_entry,
+        dir_first=dir_first,
+        dir_count=dir_count,
+        dir_dev=dir_dev,
+        dir_parent=dir_parent,
+        dir_paths=dir_paths,
+        dir_disk=totals["disk"],
+        dir_apparent=totals["apparent"],
+        dir_files=totals["files"],
+        dir_dirs=totals["dirs"],
+        dir_newest=totals["newest"],
+        range_rows=range_rows,
+        range_starts=range_starts,
+        rows_by_entry_sorted=dir_entry[order],
+        rows_by_entry_order=order,
+        # by path: the same scan gives the same lists, whatever order it was walked in
+        errors=tuple(sorted(errors, key=lambda e: (e.path, e.message))),
+        other_filesystems=tuple(sorted(other_filesystems)),
+        duration=duration,
+        cancelled=cancelled,
+        walker=walker,
+    )
+    for value in vars(snapshot).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return snapshot
 
 
 def _name_offsets(buffer: memoryview, n: int) -> np.ndarray:
@@ -176,31 +214,51 @@ def _name_offsets(buffer: memoryview, n: int) -> np.ndarray:
     return offsets
 
 
-def _first_links(
-    cols: dict[str, np.ndarray], range_rows: np.ndarray, range_starts: np.ndarray,
+def first_links(
+    cols: dict[str, np.ndarray], names: memoryview, offsets: np.ndarray,
+    dir_paths: tuple[str, ...], range_rows: np.ndarray, range_starts: np.ndarray,
     dir_dev: np.ndarray,
 ) -> np.ndarray:
-    """True for every entry whose size counts: all but the second and later paths of an inode
-    (a hard link's device is its directory's; links cannot cross filesystems)."""
+    """True for every entry whose size counts: all but one of the scanned paths to each
+    inode of a non-directory (see :func:`counted_links`). A root always counts."""
     counted = np.ones(len(cols["kind"]), dtype=bool)
     linked = np.flatnonzero((cols["nlink"] > 1) & (cols["kind"] != KIND_DIR))
     rows = parent_rows_of(linked, range_rows, range_starts)
-    linked, rows = linked[rows >= 0], rows[rows >= 0]  # a root always counts
-    if len(linked):
-        keys = np.empty(len(linked), dtype=[("dev", np.int64), ("ino", np.uint64)])
-        keys["dev"] = dir_dev[rows]
-        keys["ino"] = cols["ino"][linked]
-        _, first = np.unique(keys, return_index=True)
-        counted[linked] = False
-        counted[linked[first]] = True
+    linked, rows = linked[rows >= 0], rows[rows >= 0]
+    counted[linked] = counted_links(linked, rows, dir_dev[rows], cols["ino"][linked], names,
+                                    offsets, dir_paths)
     return counted
+
+
+def counted_links(linked: np.ndarray, rows: np.ndarray, devices: np.ndarray,
+                  inodes: np.ndarray, names: bytes | memoryview, offsets: np.ndarray,
+                  dir_paths: tuple[str, ...] | list[str]) -> np.ndarray:
+    """Of the ``linked`` entries (in folder ``rows``, with their device and inode), which one
+    path per inode counts: the one with the smallest (folder path, name), compared as
+    bytes (a hard link's device is its folder's: links cannot cross filesystems). The rule
+    does not depend on the order folders were walked in, so every scan of a tree, by either
+    walker, and the saved scan read back, counts each file in the same folder."""
+    keep = np.ones(len(linked), dtype=bool)
+    if len(linked) < 2:
+        return keep
+    unique_rows, row_of_link = np.unique(rows, return_inverse=True)
+    folder_rank = np.empty(len(unique_rows), dtype=np.int64)
+    folder_rank[np.argsort([os.fsencode(dir_paths[r]) for r in unique_rows.tolist()],
+                           kind="stable")] = np.arange(len(unique_rows))
+    link_names = np.array([bytes(names[a:b - 1]) for a, b in zip(
+        offsets[linked].tolist(), offsets[linked + 1].tolist(), strict=True)])
+    order = np.lexsort((link_names, folder_rank[row_of_link.ravel()], inodes, devices))
+    sorted_dev, sorted_ino = devices[order], inodes[order]
+    later = np.r_[False, (sorted_dev[1:] == sorted_dev[:-1]) & (sorted_ino[1:] == sorted_ino[:-1])]
+    keep[order[later]] = False
+    return keep
 
 
 def _fill_own(key: str, scratch: np.ndarray, cols: dict[str, np.ndarray], counted: np.ndarray,
               is_dir: np.ndarray) -> None:
     """Write every entry's own contribution to the ``key`` total into ``scratch``."""
     if key == "disk":
-        np.multiply(cols["blocks"], 512, out=scratch)
+        np.multiply(cols["blocks"], 512, out=scratch, dtype=np.int64)
         scratch *= counted
     elif key == "apparent":
         np.copyto(scratch, cols["size"])

@@ -29,7 +29,7 @@ from mlspace.scan.walker import DirTask, WalkChunk
 WALK_KEY = b"mlspace-walk"
 #: The per-entry columns with their Arrow types (the array typecodes of WalkChunk).
 _COLUMNS = {"kind": pa.uint8(), "size": pa.int64(), "blocks": pa.int64(),
-            "mtime": pa.float64(), "ino": pa.uint64(), "nlink": pa.uint16(),
+            "mtime": pa.int64(), "ino": pa.uint64(), "nlink": pa.uint16(),
             "uid": pa.uint32()}
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads with the first stretch: a scan starts walking before it
+    import numpy as np
 
 #: Entries handed to a consumer at a time, at least: a consumer pays a fixed cost per
 #: stretch, and larger stretches mean larger temporary arrays (32k measured best for the
@@ -48,6 +50,8 @@ class Listing:
     def local_parent_rows(self) -> np.ndarray:
         """For each entry, the global row of the folder in this stretch that lists it, or -1
         where none of this stretch's folders does."""
+        import numpy as np
+
         parents = np.full(len(self), -1, dtype=np.int64)
         counts = self.dir_count
         rows = self.first_row + np.arange(len(counts))
@@ -64,6 +68,8 @@ def names_at(buffer: bytes | memoryview, offsets: np.ndarray, entries: np.ndarra
              ) -> list[str]:
     """The names of ``entries`` in a NUL-terminated name buffer, decoded in one go
     (surrogateescape, so names that are not UTF-8 round-trip)."""
+    import numpy as np
+
     starts = offsets[entries].tolist()
     ends = (offsets[np.asarray(entries) + 1] - 1).tolist()
     return [str(buffer[a:b], "utf-8", "surrogateescape")
@@ -74,6 +80,8 @@ def entries_containing(buffer: bytes | memoryview, offsets: np.ndarray, needle: 
                        ) -> np.ndarray:
     """Indices (sorted) of the names in ``buffer`` that contain ``needle``: one literal search
     over the whole buffer, which runs at memory speed, and no name decoded."""
+    import numpy as np
+
     if not needle:
         return np.zeros(0, dtype=np.int64)
     pattern = re.compile(re.escape(needle))
@@ -84,5 +92,7 @@ def entries_containing(buffer: bytes | memoryview, offsets: np.ndarray, needle: 
 
 def offsets_of(buffer: bytes) -> np.ndarray:
     """Local name offsets of a NUL-terminated name buffer (len names + 1)."""
+    import numpy as np
+
     view = np.frombuffer(buffer, dtype=np.uint8)
     return np.r_[0, np.flatnonzero(view == 0) + 1].astype(np.int64)

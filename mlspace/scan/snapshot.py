@@ -60,8 +60,8 @@ class Snapshot:
     name_offsets: np.ndarray  # len n + 1; name i is buffer[off[i] : off[i + 1] - 1]
     kind: np.ndarray  # uint8, st_mode >> 12
     apparent: np.ndarray  # int64, st_size
-    blocks: np.ndarray  # int64, st_blocks (512-byte units)
-    mtime: np.ndarray  # float64
+    blocks: np.ndarray  # st_blocks (512-byte units): uint32, int64 when one does not fit
+    mtime: np.ndarray  # whole seconds: uint32, int64 when one does not fit (float64 if read)
     ino: np.ndarray  # uint64
     nlink: np.ndarray  # uint16, capped at 65535
     uid: np.ndarray  # uint32, st_uid: the owner (saved scans keep it)
@@ -88,6 +88,7 @@ class Snapshot:
     duration: float
     cancelled: bool = False
     source: str = "disk"  # "disk", or "import" for a scan read from a file (read-only)
+    walker: str = "python"  # what walked the disk: "native" (the C extension) or "python"
 
     # ------------------------------------------------------------------ entries
     def __len__(self) -> int:
@@ -148,6 +149,12 @@ class Snapshot:
             cached = bytes(self.name_buffer).lower()
             object.__setattr__(self, "_lowered", cached)
         return cached
+
+    def disk_sizes(self, entries: np.ndarray | None = None) -> np.ndarray:
+        """Allocated bytes (``blocks * 512``) of every entry, or of ``entries``, as int64:
+        ``blocks`` may be uint32, whose product with 512 would wrap at 4 GiB."""
+        blocks = self.blocks if entries is None else self.blocks[entries]
+        return np.multiply(blocks, 512, dtype=np.int64)
 
     def disk_usage(self, entry: int) -> int:
         """The entry's own allocated size (not cumulative)."""
@@ -322,13 +329,16 @@ class Snapshot:
         return bytes(self.name_buffer[off[first] : off[first + count]])
 
     def iter_paths(self) -> Iterator[tuple[int, int, str]]:
-        """``(entry, root index, path below the root)`` for every entry, parents first.
-        Builds each directory's prefix once, so listing a million files stays linear."""
+        """``(entry, root index, path below the root)`` for every entry, parents first, the
+        folders depth first with each folder's children in listing order: the order a walk
+        in one thread records, whatever order the scan's threads or processes finished the
+        folders in, so listings made of two scans of one tree are the same. Builds each
+        folder's prefix once, so listing a million files stays linear."""
         root_index = {entry: i for i, entry in enumerate(self.root_entries)}
         for entry, index in root_index.items():
             yield entry, index, "."
         prefixes: dict[int, tuple[str, int]] = {}
-        for row in range(len(self.dir_entry)):
+        for row in self._rows_depth_first():
             entry, parent = int(self.dir_entry[row]), int(self.dir_parent[row])
             if parent < 0:
                 prefix, index = "", root_index[entry]
@@ -339,6 +349,22 @@ class Snapshot:
             first = int(self.dir_first[row])
             for offset, name in enumerate(self.child_names(row)):
                 yield first + offset, index, prefix + name
+
+    def _rows_depth_first(self) -> list[int]:
+        """Folder rows in depth-first order: the roots' in root order, each folder's listed
+        subfolders in the order its listing gives them."""
+        parents, entries = self.dir_parent, self.dir_entry
+        order = np.lexsort((entries, parents)).tolist()  # by parent row, then listing order
+        children: dict[int, list[int]] = {}
+        for row in order:
+            children.setdefault(int(parents[row]), []).append(row)
+        out: list[int] = []
+        stack = list(reversed(children.get(-1, [])))
+        while stack:
+            row = stack.pop()
+            out.append(row)
+            stack.extend(reversed(children.get(row, [])))
+        return out
 
 
 def _join(parts: list[str]) -> str:

@@ -34,6 +34,12 @@ KIND_SYMLINK = 0o120000 >> 12
 #: directory with 65,533+ subdirectories has more, and for directories the count is unused.
 NLINK_CAP = 0xFFFF
 
+#: A folder whose path would be longer is recorded but not listed: a bound on hostile depths
+#: (the paths of folders waiting to be listed stay bounded), far past any real tree and
+#: eight times the kernel's PATH_MAX. The native walker has the same bound.
+MAX_PATH_BYTES = 32 * 1024
+TOO_DEEP = "nested too deep to list (its path is over 32 KiB)"
+
 #: How many directory entries are stat-ed between two looks at the cancel flag.
 _CANCEL_CHECK_EVERY = 4096
 
@@ -57,7 +63,7 @@ class WalkChunk:
     kind: array = field(default_factory=lambda: array("B"))  # st_mode >> 12
     size: array = field(default_factory=lambda: array("q"))  # st_size (apparent)
     blocks: array = field(default_factory=lambda: array("q"))  # st_blocks (512-byte units)
-    mtime: array = field(default_factory=lambda: array("d"))
+    mtime: array = field(default_factory=lambda: array("q"))  # whole seconds (st_mtime's floor)
     ino: array = field(default_factory=lambda: array("Q"))
     nlink: array = field(default_factory=lambda: array("H"))  # capped at NLINK_CAP
     uid: array = field(default_factory=lambda: array("I"))  # st_uid, the owner
@@ -171,7 +177,7 @@ def walk(
                         kind_append(kind)
                         size_append(st.st_size)
                         blocks_append(st.st_blocks)
-                        mtime_append(st.st_mtime)
+                        mtime_append(st.st_mtime_ns // 1_000_000_000)
                         ino_append(st.st_ino)
                         uid_append(st.st_uid)
                         try:
@@ -179,12 +185,14 @@ def walk(
                         except OverflowError:  # directories with 65k+ subdirectories
                             nlink_append(NLINK_CAP)
                         if kind == KIND_DIR:
-                            if st.st_dev == root_dev or cross_filesystems:
+                            if st.st_dev != root_dev and not cross_filesystems:
+                                chunk.other_filesystems.append(prefix + name)
+                            elif _too_long(prefix, name):
+                                errors.append((prefix + name, TOO_DEEP))
+                            else:
                                 subdirs.append(
                                     DirTask(prefix + name, first + len(names) - 1, root_dev)
                                 )
-                            else:
-                                chunk.other_filesystems.append(prefix + name)
                     if cancelled is not None and cancelled():
                         break
         except OSError as err:
@@ -201,6 +209,14 @@ def walk(
 
     chunk.pending = list(reversed(stack))
     return chunk
+
+
+def _too_long(prefix: str, name: str) -> bool:
+    """Whether the path prefix + name is over MAX_PATH_BYTES bytes (encoded only when its
+    length in characters comes near: a character is at most 4 bytes)."""
+    if 4 * (len(prefix) + len(name)) <= MAX_PATH_BYTES:
+        return False
+    return len(os.fsencode(prefix + name)) > MAX_PATH_BYTES
 
 
 def walk_in_worker(

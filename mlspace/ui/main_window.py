@@ -72,7 +72,18 @@ from mlspace.ui.workspace import Workspace
 
 WELCOME, SCANNING, VIEWS = range(3)
 #: The app's scans report the roots' top-level entries as they grow (the scanning page).
-LIVE_SCAN = ScanOptions(live_totals=True)
+LIVE_SCAN = ScanOptions(live_totals=True, behind_window=True)
+
+
+def about_text() -> str:
+    """What the About dialog says: the version, and which walker scans (the native one, or
+    the Python one and why), since that decides how fast a scan is."""
+    from mlspace import __version__
+    from mlspace.scan.native import walker_description
+
+    return (f"<b>mlspace {__version__}</b><p>Shows where the disk went in ML workspaces and "
+            f"gives it back safely.</p><p>Scans with the {html.escape(walker_description())}."
+            "</p>")
 
 
 class MainWindow(QMainWindow):
@@ -676,11 +687,7 @@ class MainWindow(QMainWindow):
             QDesktopServices.openUrl(QUrl.fromLocalFile(self.model.folder_of(self.ws.selected)))
 
     def _about(self) -> None:
-        from mlspace import __version__
-
-        QMessageBox.about(self, "About mlspace",
-                          f"<b>mlspace {__version__}</b><p>Shows where the disk went in ML "
-                          "workspaces and gives it back safely.</p>")
+        QMessageBox.about(self, "About mlspace", about_text())
 
     # ------------------------------------------------------------------ recent, settings
     def _restore_settings(self) -> None:

@@ -586,7 +586,7 @@ class Workspace(QObject):
         assert inv is not None and ages is not None
         snap = inv.snapshot
         n_cat = len(Category)
-        sizes = snap.apparent[counted] if self.apparent else snap.blocks[counted] * 512
+        sizes = snap.apparent[counted] if self.apparent else snap.disk_sizes(counted)
         categories = inv.categories[counted]
         per_cat = exact_bincount(categories, sizes, n_cat)
         counted_files = snap.kind[counted] != KIND_DIR

@@ -148,6 +148,12 @@ def partly_locked() -> Iterator[Path]:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to drop to 'nobody'")
 def test_unreadable_paths_exit_1_and_still_print_results(partly_locked: Path) -> None:
+    from mlspace.cli import main
+
+    # The command's modules are imported lazily, and 'nobody' may not read the
+    # interpreter's library: run it once here first.
+    with open(os.devnull, "w") as nowhere, contextlib.redirect_stdout(nowhere):
+        main(["scan", str(partly_locked)])
     code, stdout, stderr = _run_cli_as_nobody(["scan", str(partly_locked)])
     assert code == 1
     assert f"{partly_locked / 'locked'}: permission denied" in stdout
@@ -215,7 +221,7 @@ _CTRL_C_LOCAL = r"""
 import sys, slow_storage
 from mlspace.cli import main
 
-slow_storage.install(0.0, 0.005)  # the forked workers inherit the slow walker
+slow_storage.install(0.0, 0.005)  # the forked workers inherit the slow (Python) walker
 sys.exit(main(["scan", sys.argv[1], "--workers", "2"]))
 """
 

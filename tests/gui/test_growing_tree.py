@@ -17,7 +17,10 @@ from tests.trees import write
 
 @pytest.fixture
 def slow_to_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A tree walked in many small chunks, each reported, so the list is seen growing."""
+    """A tree walked in many small chunks, each reported, so the list is seen growing (by
+    the Python walker, whose chunks these budgets cut: the native one is done with this
+    tree before its second report)."""
+    monkeypatch.setenv("MLSPACE_WALKER", "python")
     monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 40)
     monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 40)
     monkeypatch.setattr(scanner_module, "PROGRESS_INTERVAL", 0)

@@ -95,6 +95,7 @@ def test_several_roots_a_file_root_and_an_unreadable_folder(
         return real_open(path)
 
     monkeypatch.setattr(walker, "open_directory", refuse)
+    monkeypatch.setenv("MLSPACE_WALKER", "python")  # the walker whose open is refused here
     snapshot = scan([first, tmp_path / "two", alone, tmp_path / "missing"],
                     ScanOptions(workers=1))
     assert {e.path for e in snapshot.errors} == {locked, str(tmp_path / "missing")}

@@ -43,3 +43,16 @@ def test_built_app_runs_the_cli_with_its_rules(bundle: Path, tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     assert "out/checkpoint-5/optimizer.pt" in result.stdout
     assert ",checkpoint," in result.stdout
+
+
+def test_built_app_scans_with_the_native_walker_where_it_was_built(bundle: Path,
+                                                                   tmp_path: Path) -> None:
+    from mlspace.scan.native import native_problem
+
+    (tmp_path / "ws").mkdir()
+    result = subprocess.run([str(bundle), "scan", str(tmp_path / "ws"), "--verbose"],
+                            capture_output=True, text=True, timeout=120,
+                            env={k: v for k, v in os.environ.items() if k != "MLSPACE_WALKER"})
+    assert result.returncode == 0, result.stderr
+    expected = "native walker (C extension" if native_problem() is None else "Python walker"
+    assert f"mlspace: walker: {expected}" in result.stderr

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from layouts import make
+from walkers import both_walkers  # noqa: F401 (each test runs with both walkers)
 
 from mlspace.ages import age_table
 from mlspace.classify import Category, Inventory, classify

@@ -12,6 +12,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from trees import make_awkward_tree, write
+from walkers import both_walkers  # noqa: F401 (each test runs with both walkers)
 
 from mlspace.scan import ScanOptions, Snapshot, scan
 from mlspace.scan.hardlinks import freed_totals

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from trees import write
+from walkers import both_walkers  # noqa: F401 (each test runs with both walkers)
 
 from mlspace.scan import ScanOptions, scan
 from mlspace.scan import walker as walker_module

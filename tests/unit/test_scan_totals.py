@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from trees import NON_UTF8_NAME, du, has_du, make_awkward_tree, make_very_long_path, write
+from walkers import both_walkers  # noqa: F401 (each test runs with both walkers)
 
 from mlspace.scan import ScanOptions, scan
 
