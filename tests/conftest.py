@@ -1,4 +1,10 @@
-"""Shared fixtures: every test runs offscreen and with its own config, data and trash dirs."""
+"""Shared fixtures: every test runs offscreen and with its own config, data and trash dirs.
+
+In CI (the ``CI`` variable set, as ``.ci/run`` and most CI services set it) a skipped test
+fails the run unless its reason is on ``CI_ALLOWED_SKIPS``: a missing tool or a refused mount
+is lost coverage, and must not pass for green. Hypothesis runs derandomized there, so a
+failure found in CI is found again by the same command.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,65 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from cleanup_helpers import cold, disk  # noqa: E402, F401 - tmpfs fixtures, registered here
+
+IN_CI = bool(os.environ.get("CI"))
+
+# The only skips a CI run accepts: a substring of the skip's reason -> why CI cannot run it.
+CI_ALLOWED_SKIPS = {
+    "torch and lightning are not installed":
+        "reading checkpoints that real Lightning wrote needs torch (about 1 GB); CI does not "
+        "install it, and the corpus of Lightning's files covers the format",
+    "folders here are not 4096 bytes":
+        "gdu counts 4096 bytes per folder; where CI's temporary folder sits on a filesystem "
+        "with other folder sizes (tmpfs, btrfs), gdu's totals differ from du's by design",
+}
+
+
+def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _fail_unexpected_skip(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """In CI, turn a skip whose reason is not on the allowlist into a failure that says so."""
+    if not (IN_CI and report.skipped) or hasattr(report, "wasxfail"):
+        return
+    reason = _skip_reason(report)
+    if not any(allowed in reason for allowed in CI_ALLOWED_SKIPS):
+        report.outcome = "failed"
+        report.longrepr = (f"skipped in CI, and not on CI_ALLOWED_SKIPS in tests/conftest.py: "
+                           f"{reason}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> object:
+    outcome = yield
+    _fail_unexpected_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> object:
+    outcome = yield
+    _fail_unexpected_skip(outcome.get_result())
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    if not IN_CI:
+        return []
+    return ["CI: a skip fails the run unless on CI_ALLOWED_SKIPS in tests/conftest.py:",
+            *(f"  allowed: {reason!r}: {why}" for reason, why in CI_ALLOWED_SKIPS.items()),
+            "CI: hypothesis profile 'ci': derandomize=True (each test's seed is fixed by its "
+            "source), no example database, print_blob=True (a failure prints its "
+            "@reproduce_failure line)"]
+
+
+if IN_CI:
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+    settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)

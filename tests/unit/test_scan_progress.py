@@ -13,7 +13,6 @@ from walkers import both_walkers  # noqa: F401 (each test runs with both walkers
 
 from mlspace.scan import ScanOptions, ScanProgress, scan
 from mlspace.scan import scanner as scanner_module
-from mlspace.scan.native import ENV
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +44,16 @@ def test_progress_is_reported_rate_limited_and_reaches_the_total(
     assert all(p.current_dir.startswith(str(wide_tree)) for _, p in reports)
 
 
+# The native walker is done with this tree before a first report, or within 20 ms: its
+# cancel is tested in test_native_walker, and these run with the Python walker only.
+python_walker_only = pytest.mark.parametrize("both_walkers", ["python"], indirect=True)
+
+
+@python_walker_only
 @pytest.mark.parametrize("workers", [1, 2])
 def test_cancel_stops_the_scan_quickly(
     wide_tree: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if os.environ[ENV] == "native":
-        pytest.skip("the native walker is done with this tree before a first report: its "
-                    "cancel is tested in test_native_walker")
     monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 2000)
     monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 2000)
     flag = threading.Event()
@@ -70,10 +72,8 @@ def test_cancel_stops_the_scan_quickly(
     assert latency < 0.25, f"cancel took {latency * 1000:.0f} ms"
 
 
+@python_walker_only
 def test_cancel_from_another_thread_returns_a_usable_partial_snapshot(wide_tree: Path) -> None:
-    if os.environ[ENV] == "native":
-        pytest.skip("the native walker may be done with this tree within 20 ms: its cancel "
-                    "is tested in test_native_walker")
     flag = threading.Event()
     timer = threading.Timer(0.02, flag.set)
     timer.start()
