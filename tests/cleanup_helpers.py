@@ -76,15 +76,15 @@ def trash_contents(home: Path) -> tuple[list[str], list[str]]:
     return files, infos
 
 
-def mount_tmpfs(where: Path, size: str, read_only: bool = False) -> None:
+def mount_tmpfs(where: Path, size: str, options: str = "") -> None:
     """Mount a small tmpfs at ``where`` (another filesystem, as a NAS or a second disk
-    would be; read-only, as a NAS exported so would be); skip the test where that is not
-    possible (not root, no mount)."""
+    would be), with more mount ``options`` (``ro``: read-only, as a NAS exported so; a
+    ``mode``); skip the test where that is not possible (not root, no mount)."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("mounting a tmpfs needs root")
     where.mkdir(parents=True, exist_ok=True)
-    options = f"size={size}" + (",ro" if read_only else "")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(filter(None, [
+        f"size={size}", options])), "tmpfs", str(where)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
@@ -95,10 +95,10 @@ def unmount(where: Path) -> None:
 
 
 @contextmanager
-def mounted(where: Path, size: str = "256m", read_only: bool = False) -> Iterator[Path]:
+def mounted(where: Path, size: str = "256m", options: str = "") -> Iterator[Path]:
     """A tmpfs at ``where`` for the length of the block (the test is skipped where none
     can be mounted)."""
-    mount_tmpfs(where, size, read_only)
+    mount_tmpfs(where, size, options)
     try:
         yield where
     finally:

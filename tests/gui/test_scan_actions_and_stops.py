@@ -3,15 +3,19 @@ cleanup that had to stop half-way (its journal could not be written) says so."""
 
 from __future__ import annotations
 
-import errno
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
-from gui_helpers import confirm_when_asked, right_click_row
+from cleanup_helpers import mounted, tree_digest
+from gui_helpers import confirm_when_asked, open_window, right_click_row
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from mlspace.act import journal as journal_module
+from mlspace.act.journal import journal_dir
+from mlspace.demo import generate
 from mlspace.ui.main_window import MainWindow
 
 
@@ -27,35 +31,40 @@ def test_rescan_and_cancel_only_when_they_mean_something(qtbot: QtBot, demo_root
     assert win.rescan_action.isEnabled() and not win.cancel_action.isEnabled()
 
 
-def test_a_cleanup_stopped_by_its_journal_says_so(window: MainWindow, qtbot: QtBot,
-                                                  demo_root: Path,
+def test_a_cleanup_stopped_by_its_journal_says_so(qtbot: QtBot,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """The disk under the journal fills after the first item: a warning, and undo works."""
-    writes = {"n": 0}
-    real_record = journal_module.Journal.record
-
-    def fill_after_two(self: journal_module.Journal, *args: object, **kwargs: object) -> None:
-        writes["n"] += 1
-        if writes["n"] > 2:
-            self.failed = journal_module.JournalUnavailable(
-                self.path.parent, OSError(errno.ENOSPC, "No space left on device"))
-            raise self.failed
-        real_record(self, *args, **kwargs)
-
-    monkeypatch.setattr(journal_module.Journal, "record", fill_after_two)
-    warnings: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        lambda parent, title, text: warnings.append(text))
-    run = demo_root / "outputs" / "bert-large-lr3e-4"
-    keep = next(a for a in right_click_row(window, str(run))
-                if a.text().startswith("Keep best 1 + latest 2 of bert-large-lr3e-4"))
-    confirm_when_asked(window)
-    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
-        keep.trigger()
-    assert len(warnings) == 1 and "stopped early" in warnings[0]
-    assert "No space left on device" in warnings[0] and "Ctrl+Z" in warnings[0]
-    left = [p for p in run.iterdir() if p.name.startswith("checkpoint-")]
-    assert 3 < len(left) < 12  # some moved, the rest was not attempted
+    """The disk under the journal fills after the first items: a warning, and once space is
+    made, Ctrl+Z brings back every file as it was. The journal's folder is a tmpfs of one
+    page (4 KiB): the plan (about 3 KiB for this run) fits, two or so items' lines after
+    it, then the kernel says ENOSPC. The workspace sits at a short path of fixed length,
+    so that what the journal holds does not depend on where pytest keeps its folders."""
+    workspace = Path(tempfile.mkdtemp(prefix="mlspace-j", dir="/tmp"))
+    try:
+        demo_root = generate(workspace / "ws")
+        run = demo_root / "outputs" / "bert-large-lr3e-4"
+        before = tree_digest(demo_root)
+        with mounted(journal_dir(), "4k", "mode=0700") as journal_disk:
+            window = open_window(qtbot, demo_root)
+            warnings: list[str] = []
+            monkeypatch.setattr(QMessageBox, "warning",
+                                lambda parent, title, text: warnings.append(text))
+            keep = next(a for a in right_click_row(window, str(run))
+                        if a.text().startswith("Keep best 1 + latest 2 of bert-large-lr3e-4"))
+            confirm_when_asked(window)
+            with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+                keep.trigger()
+            assert len(warnings) == 1 and "stopped early" in warnings[0]
+            assert "No space left on device" in warnings[0] and "Ctrl+Z" in warnings[0]
+            left = [p for p in run.iterdir() if p.name.startswith("checkpoint-")]
+            assert 3 < len(left) < 12  # some moved (of 9), the rest was not attempted
+            # the user makes room on that disk, then presses Ctrl+Z
+            subprocess.run(["mount", "-o", "remount,size=1m", str(journal_disk)], check=True)
+            with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
+                window.undo_action.trigger()
+            assert warnings == warnings[:1], warnings
+        assert tree_digest(demo_root) == before
+    finally:
+        shutil.rmtree(workspace)
 
 
 def test_a_folder_opened_mid_scan_replaces_that_scan(qtbot: QtBot, tmp_path: Path,

@@ -69,7 +69,7 @@ def test_a_folder_that_cannot_be_written_is_refused(tmp_path: Path) -> None:
     write in."""
     cold = tmp_path / "cold"
     if os.geteuid() == 0:
-        with mounted(cold, "1m", read_only=True):
+        with mounted(cold, "1m", "ro"):
             assert "is not writable" in root_problem(str(cold), [])
     else:
         cold.mkdir(mode=0o500)
