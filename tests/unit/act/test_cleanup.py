@@ -89,19 +89,27 @@ def test_paths_outside_the_scanned_roots_are_refused(tmp_path: Path) -> None:
     assert {o.reason for o in result.outcomes} == {"not inside a scanned folder"}
 
 
-def test_no_trash_means_nothing_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                        ) -> None:
+@pytest.mark.parametrize("in_its_place", ["a file", "a symlink"])
+def test_no_trash_means_nothing_is_done(tmp_path: Path, isolated_user_dirs: Path,
+                                        in_its_place: str) -> None:
+    """The home trash (the one for this disk) cannot be used: a file stands where its folder
+    should be, or a link to a folder elsewhere (which the trash spec says not to follow)."""
     root = generate(tmp_path / "ws")
     plan = _plan(root)
-
-    def unavailable(path: str) -> None:
-        raise trash_module.TrashUnavailable(f"no trash folder can be used for {path}")
-
-    monkeypatch.setattr(trash_module, "check_trash_available", unavailable)
+    trash = isolated_user_dirs / ".local" / "share" / "Trash"
+    if in_its_place == "a file":
+        trash.write_text("not a folder")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        trash.symlink_to(tmp_path / "elsewhere")
     result = execute(plan.suggestions[:1], plan.roots, recent_seconds=0)
     assert result.moved_to_trash == 0 and len(result.skipped) == len(plan.suggestions[0].items)
-    assert all("nothing was done" in o.reason for o in result.skipped)
+    assert all("nothing was done" in o.reason for o in result.skipped), result.skipped
     assert all(os.path.exists(p) for p in plan.suggestions[0].paths)
+    if in_its_place == "a file":
+        assert trash.read_text() == "not a folder"
+    else:
+        assert list((tmp_path / "elsewhere").iterdir()) == []  # nothing went through the link
 
 
 def test_undo_refuses_to_overwrite_and_can_restore_beside(tmp_path: Path) -> None:
