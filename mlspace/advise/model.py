@@ -42,7 +42,9 @@ def plan_item(snap: Snapshot, entry: int, note: str = "") -> PlanItem:
     is_dir = snap.is_dir(entry)
     totals = snap.totals(entry)
     disk, apparent = freed_totals(snap, entry)
-    return PlanItem(snap.path(entry), is_dir, disk, apparent if is_dir else totals.apparent_size,
+    if not is_dir:  # as scanned, also for a hard link counted at its other path
+        apparent = int(snap.apparent[entry])
+    return PlanItem(snap.path(entry), is_dir, disk, apparent,
                     totals.newest_mtime, totals.files if is_dir else 1, int(snap.ino[entry]),
                     note)
 
