@@ -5,13 +5,16 @@ entries that changed, not summed again)."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from layouts import make
 
+from mlspace.act import execute, undo
+from mlspace.advise import REVIEW
+from mlspace.advise.build import item
+from mlspace.advise.build import make as make_suggestion
 from mlspace.ages import age_table
 from mlspace.classify import classify
 from mlspace.scan import ScanOptions, scan
@@ -50,16 +53,19 @@ def test_chart_tables_follow_cleanup_and_undo(tmp_path: Path, moved: list[str],
     os.link(root / "data" / "a.npy", root / "run" / "a-link.npy")
     ws = _loaded(root)
     before = _tables(ws)
-    trash = tmp_path / "trash"
-    trash.mkdir()
-    for m in moved:
-        shutil.move(root / m, trash / m.replace("/", "_"))
+    inv = ws.inventory
+    assert inv is not None
+    chosen = make_suggestion("manual", "by hand", "You chose this yourself.", REVIEW,
+                             [item(inv, inv.snapshot.find(str(root / m))) for m in moved], None)
+    cleanup = execute([chosen], [str(root)], recent_seconds=0)  # to the trash, journaled
+    assert [o.done for o in cleanup.outcomes] == [True] * len(moved), cleanup.skipped
     ws.mark_removed([str(root / m) for m in moved])
     after = _tables(ws)
     assert after == _tables(_loaded(root))
     assert (after != before) == frees
-    for m in moved:
-        shutil.move(trash / m.replace("/", "_"), root / m)
+    restored = undo(cleanup.cleanup_id)
+    assert [o.restored_to for o in restored] == [o.path for o in restored]
+    assert sorted(o.path for o in restored) == sorted(str(root / m) for m in moved)
     ws.mark_removed([str(root / m) for m in moved], removed=False)
     assert _tables(ws) == before == _tables(_loaded(root))
     assert np.asarray(before[0]).sum() > 0
