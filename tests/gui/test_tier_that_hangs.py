@@ -13,6 +13,7 @@ import pytest
 from archive_helpers import WAIT_MS, name_tier, workspace
 from gui_helpers import open_window, right_click_row
 from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from mlspace.act import tier as tier_module
@@ -92,7 +93,24 @@ def test_archiving_to_a_tier_that_hangs_moves_nothing_and_says_why(
     assert f"Nothing was moved: the cold tier at {cold} does not answer" in \
         window.status.text()
     assert beat.longest < 1000
-    hung_disk.set()  # the answer comes after the user was told: no dialog pops up now
-    qtbot.wait(300)
+    # the answer comes after the user was told: once it has reached the window (the relay
+    # hands it to the GUI thread), no dialog has popped up (one that did is refused, so
+    # that its modal loop cannot hang the test, and counted)
+    popped: list[ConfirmCleanup] = []
+
+    def refuse_a_dialog() -> None:
+        dialog = getattr(window, "last_dialog", None)
+        if isinstance(dialog, ConfirmCleanup) and dialog.isVisible():
+            popped.append(dialog)
+            dialog.reject()
+
+    guard = QTimer()
+    guard.timeout.connect(refuse_a_dialog)
+    guard.start(10)
+    with qtbot.waitSignal(disk_question._the_relay().answered, timeout=WAIT_MS):
+        hung_disk.set()
+    QApplication.processEvents()
+    guard.stop()
+    assert popped == []
     assert not isinstance(getattr(window, "last_dialog", None), ConfirmCleanup)
     assert (run / "checkpoint-20").is_dir()
