@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import pty
-import select
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cluster_helpers import assert_same_scan, group_alive, make_linked_tree, require_dask
+from terminal import read_all, read_until
 
 
 def _cli_has_cluster_option() -> bool:
@@ -145,14 +145,10 @@ def test_ctrl_c_exits_130_and_leaves_nothing_running(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=secondary, start_new_session=True)
     os.close(secondary)
     try:
-        seen = b""
-        while b"files" not in seen:  # the first progress line
-            ready, _, _ = select.select([primary], [], [], 60)
-            assert ready, "no progress within a minute"
-            seen += os.read(primary, 4096)
+        read_until(primary, b"files")  # the first progress line
         os.killpg(child.pid, signal.SIGINT)
         child.wait(timeout=60)
-        err = _read_all(primary)
+        err = read_all(primary)
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
@@ -163,16 +159,3 @@ def test_ctrl_c_exits_130_and_leaves_nothing_running(tmp_path: Path) -> None:
     while group_alive(child.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not group_alive(child.pid)
-
-
-def _read_all(fd: int) -> bytes:
-    out = b""
-    while select.select([fd], [], [], 0.5)[0]:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # the terminal's other side is closed
-            break
-        if not chunk:
-            break
-        out += chunk
-    return out
