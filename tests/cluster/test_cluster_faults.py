@@ -65,15 +65,15 @@ def test_killing_a_worker_mid_scan_still_gives_the_whole_result(
 def test_cancelling_stops_the_tasks_and_leaves_no_worker_busy(
         tmp_path: Path, client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tasks of about 2.5 s each (500 stats of 5 ms); a cancel 0.5 s in stops them within
-    the cancel check, far sooner than they would end by themselves."""
+    the cancel check: when the scan returns, no worker is walking any more (they would be
+    for 2 s longer by themselves), and most of the tree was never counted."""
     root = make_wide_tree(tmp_path / "ws")
     client.run(slow_storage.install, 0.0, 0.005)
     try:
         start = time.monotonic()
         snap = scan([root], cancelled=lambda: time.monotonic() - start > 0.5,
                     sharer=DaskSharer(client))
-        elapsed = time.monotonic() - start
-        busy = client.run(running_walks)
+        busy = client.run(running_walks)  # a task left walking would be counted here
         processing = client.processing()
     finally:
         client.run(slow_storage.uninstall)
@@ -81,7 +81,6 @@ def test_cancelling_stops_the_tasks_and_leaves_no_worker_busy(
     assert snap.grand_totals().files < 2000
     assert sum(busy.values()) == 0
     assert not any(processing.values())
-    assert elapsed < 2.0
 
 
 def test_a_task_a_worker_holds_counts_until_it_ends(tmp_path: Path, client: Client) -> None:

@@ -54,22 +54,26 @@ python_walker_only = pytest.mark.parametrize("both_walkers", ["python"], indirec
 def test_cancel_stops_the_scan_quickly(
     wide_tree: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Cancelled at the first report, the walk stops within the chunks already under way:
+    counted in entries walked after the cancel, not in milliseconds (speed is for
+    benchmarks/)."""
     monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 2000)
     monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 2000)
     flag = threading.Event()
-    cancelled_at: list[float] = []
+    seen_at_cancel: list[int] = []
 
     def on_progress(p: ScanProgress) -> None:
         if not flag.is_set():
-            cancelled_at.append(time.monotonic())
+            seen_at_cancel.append(p.files)
             flag.set()
 
     snap = scan([wide_tree], ScanOptions(workers=workers), progress=on_progress,
                 cancelled=flag.is_set)
-    latency = time.monotonic() - cancelled_at[0]
     assert snap.cancelled
-    assert len(snap) < 25_000  # it did stop early
-    assert latency < 0.25, f"cancel took {latency * 1000:.0f} ms"
+    walked_after = len(snap) - 1 - seen_at_cancel[0]
+    # at most the chunk walked here and one per worker were under way (2,000 entries each)
+    assert 0 <= walked_after <= 2000 * (1 + workers), walked_after
+    assert len(snap) < 25_000 / 2  # it did stop early: far from the whole tree
 
 
 @python_walker_only
