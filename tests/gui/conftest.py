@@ -1,4 +1,8 @@
-"""GUI tests run offscreen with pytest-qt; each gets a fresh demo workspace on disk."""
+"""GUI tests run offscreen with pytest-qt; each gets a fresh demo workspace on disk.
+
+On a machine without Qt's runtime libraries (a slim image) the whole folder is skipped,
+saying which library is missing and what to install, instead of erroring at collection.
+That skip is not on CI's allowlist (tests/conftest.py): .ci/run installs the libraries."""
 
 from __future__ import annotations
 
@@ -8,6 +12,14 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+try:
+    import PySide6.QtGui  # noqa: F401 - loads libEGL, libGL, libxkbcommon, libfontconfig
+    import PySide6.QtWidgets  # noqa: F401
+except ImportError as err:
+    pytest.skip(f"Qt's runtime libraries are missing ({err}); on Debian/Ubuntu: apt install "
+                "libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3",
+                allow_module_level=True)
 
 from gui_helpers import open_window  # noqa: E402
 
