@@ -18,7 +18,8 @@ try:
     import PySide6.QtWidgets  # noqa: F401
 except ImportError as err:
     pytest.skip(f"Qt's runtime libraries are missing ({err}); on Debian/Ubuntu: apt install "
-                "libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3",
+                "libglib2.0-0 libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 "
+                "libdbus-1-3",
                 allow_module_level=True)
 
 from gui_helpers import open_window  # noqa: E402
