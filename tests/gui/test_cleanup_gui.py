@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cleanup_helpers import tree_digest
-from gui_helpers import confirm_when_asked, right_click_bar, right_click_row, show_tab
+from gui_helpers import (
+    clean_checked,
+    confirm_when_asked,
+    right_click_bar,
+    right_click_row,
+    show_tab,
+)
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
@@ -116,9 +122,7 @@ def test_history_lists_cleanups_and_undoes_one(window: MainWindow, qtbot: QtBot,
                                                demo_root: Path) -> None:
     before = tree_digest(demo_root)
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
-    confirm_when_asked(window)
-    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
-        window.confirm_and_clean([caches])
+    clean_checked(window, qtbot, [caches])
     window.history_action.trigger()
     dialog = window.history_dialog
     newest = dialog.table.topLevelItem(0)
@@ -166,9 +170,7 @@ def test_charts_drop_what_was_moved_to_the_trash(window: MainWindow, qtbot: QtBo
     before = dict(window.category_chart.values())[Category.CACHE]
     ages_before = int(window.age_chart.table().sum())
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "datasets-cache")
-    confirm_when_asked(window)
-    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
-        window.confirm_and_clean([caches])
+    clean_checked(window, qtbot, [caches])
     after = dict(window.category_chart.values())[Category.CACHE]
     assert after == before - caches.apparent_bytes
     assert int(window.age_chart.table().sum()) == ages_before - caches.apparent_bytes
@@ -203,9 +205,7 @@ def test_folder_colours_follow_what_was_moved_to_the_trash(window: MainWindow, q
     before = shown()
     assert before == left_in_folder() == Category.CACHE  # __pycache__ outweighs the code
     caches = next(s for s in window.ws.plan.suggestions if s.policy == "python-caches")
-    confirm_when_asked(window)
-    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
-        window.confirm_and_clean([caches])
+    clean_checked(window, qtbot, [caches])
     assert shown() == left_in_folder() != before
     window.undo_last_cleanup()
     qtbot.waitUntil(lambda: shown() == before, timeout=30_000)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_helpers import confirm_when_asked, open_window, show_tab, wait_drawn
+from gui_helpers import clean_checked, open_window, show_tab, wait_drawn
 from ml_trees import Recipe, build
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
@@ -100,9 +100,8 @@ def test_a_cleanup_redraws_the_runs_it_touched_as_a_fresh_list_shows_them(
     row = next(view.topLevelItem(i) for i in range(view.topLevelItemCount())
                if view.topLevelItem(i).data(RUN, ENTRY_ROLE) == run)
     count = int(row.text(CHECKPOINTS))
-    confirm_when_asked(window)
-    with qtbot.waitSignal(window.cleanup_finished, timeout=30_000):
-        window.confirm_and_clean([retention])
+    clean_checked(window, qtbot, [retention])
+    show_tab(window, view)  # back to the Runs tab
     row = next(view.topLevelItem(i) for i in range(view.topLevelItemCount())
                if view.topLevelItem(i).data(RUN, ENTRY_ROLE) == run)
     assert int(row.text(CHECKPOINTS)) == count - len(retention.items)

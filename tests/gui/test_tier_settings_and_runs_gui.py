@@ -17,7 +17,7 @@ from archive_helpers import (
     workspace,
 )
 from cleanup_helpers import mount_tmpfs, tree_digest, unmount
-from gui_helpers import confirm_when_asked, open_window
+from gui_helpers import clean_checked, confirm_when_asked, open_window
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from workspaces import age
@@ -153,9 +153,7 @@ def test_history_lists_archive_and_policy_runs_beside_cleanups_each_undoable(
         window = open_window(qtbot, root)
         window.tiering.banner.hide()
         caches = next(s for s in window.ws.plan.suggestions if s.policy == "python-caches")
-        confirm_when_asked(window)
-        with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
-            window.confirm_and_clean([caches])
+        clean_checked(window, qtbot, [caches], WAIT_MS)
         suggestion_row(window, ARCHIVE_KEPT).setCheckState(0, Qt.CheckState.Checked)
         confirm_when_asked(window)
         with qtbot.waitSignal(window.cleanup_finished, timeout=WAIT_MS):
