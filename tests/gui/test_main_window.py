@@ -154,6 +154,35 @@ def test_runs_view_lists_runs_with_best_and_latest(window: MainWindow) -> None:
     assert item.text(4) == "step 12000"
 
 
+def test_a_run_the_real_trainer_wrote_shows_its_best_and_latest(qtbot: QtBot, tmp_path: Path
+                                                                ) -> None:
+    """Not the demo's zero-filled files: the folder transformers' Trainer wrote
+    (tests/fixtures/hf_trainer, made by its make_fixtures.py). Its trainer_state.json names
+    checkpoint-8 the best (eval_loss 1.2) and the last step is 24."""
+    import json
+    import shutil
+
+    from gui_helpers import open_window
+
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "hf_trainer" / "gpt2-tiny"
+    run = tmp_path / "gpt2-tiny"
+    shutil.copytree(fixture, run)
+    state = json.loads((run / "trainer_state.json").read_text())
+    assert (Path(state["best_model_checkpoint"]).name, state["global_step"]) == \
+        ("checkpoint-8", 24)
+    window = open_window(qtbot, run)
+    show_tab(window, window.runs)
+    runs = window.runs
+    assert runs.topLevelItemCount() == 1
+    row = runs.topLevelItem(0)
+    assert row.text(2) == "4"  # checkpoint-8, -16, -20, -24
+    assert row.text(3).startswith("checkpoint-8 (eval_loss 1.2")
+    assert row.text(4) == "step 24"
+    window.ws.select(window.ws.inventory.snapshot.find(str(run / "checkpoint-8")))
+    text = window.details.toPlainText()
+    assert "best" in text and "trainer_state.json best_model_checkpoint" in text
+
+
 def test_name_filter(window: MainWindow, qtbot: QtBot) -> None:
     window.search.setText("trace")
     qtbot.waitUntil(lambda: window.ws.filter.spec.text == "trace", timeout=3000)
