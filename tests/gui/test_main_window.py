@@ -209,18 +209,26 @@ def test_cancel_stops_a_scan_and_shows_partial_results(qtbot: QtBot, tmp_path: P
     assert win.stack.currentIndex() == VIEWS
 
 
-def test_a_scan_cancelled_before_listing_anything_still_shows(qtbot: QtBot, tmp_path: Path
-                                                             ) -> None:
-    from mlspace.ages import age_table
-    from mlspace.classify import classify
-    from mlspace.scan import scan
+def test_a_scan_cancelled_before_listing_anything_still_shows(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cancel clicked at once, while the first listing still waits (a slow network disk):
+    the window shows the scanned root, nothing under it, and says it was cancelled."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import slow_storage
 
     (tmp_path / "ws" / "a").mkdir(parents=True)
-    inv = classify(scan([tmp_path / "ws"], cancelled=lambda: True))
     win = MainWindow()
     qtbot.addWidget(win)
     win.show()
-    win._on_finished(inv, age_table(inv))
+    slow_storage.install(1.0, 0.0)  # every listing waits a second
+    try:
+        with qtbot.waitSignal(win.scan_finished, timeout=30_000):
+            win.open_paths([str(tmp_path / "ws")])
+            qtbot.mouseClick(win.scanning.cancel_button, Qt.MouseButton.LeftButton)
+    finally:
+        slow_storage.uninstall()
+    snap = win.ws.inventory.snapshot
+    assert snap.cancelled and len(snap) == 1  # the root alone: nothing was listed
     assert win.grab().width() > 0
     assert "cancelled" in win.status.text()
     assert win.model.rowCount() == 1
