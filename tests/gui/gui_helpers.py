@@ -69,21 +69,27 @@ def confirm_when_asked(window: MainWindow, accept: bool = True) -> None:
     QTimer.singleShot(20, press)
 
 
-def clean_checked(window: MainWindow, qtbot: QtBot, suggestions: list,
-                  timeout_ms: int = 30_000) -> None:
-    """Check these suggestions in the Suggestions tab, click "Clean up checked…", confirm
-    the dialog, and wait until the window shows the result, as a person would."""
+def check_only(window: MainWindow, suggestions: list) -> None:
+    """In the Suggestions tab, check these suggestions and uncheck all others (some start
+    checked), as a person clicks their boxes."""
     panel = window.suggestions
     show_tab(window, panel)
     wanted = {s.id for s in suggestions}
-    for item in panel.suggestion_items():  # these, and only these (some start checked)
+    for item in panel.suggestion_items():
         if item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
             item.setCheckState(0, Qt.CheckState.Checked if item.data(0, ID_ROLE) in wanted
                                else Qt.CheckState.Unchecked)
     assert {s.id for s in panel.checked()} == wanted, [s.title for s in panel.checked()]
+
+
+def clean_checked(window: MainWindow, qtbot: QtBot, suggestions: list,
+                  timeout_ms: int = 30_000) -> None:
+    """Check these suggestions in the Suggestions tab, click "Clean up checked…", confirm
+    the dialog, and wait until the window shows the result, as a person would."""
+    check_only(window, suggestions)
     confirm_when_asked(window)
     with qtbot.waitSignal(window.cleanup_finished, timeout=timeout_ms):
-        qtbot.mouseClick(panel.clean_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(window.suggestions.clean_button, Qt.MouseButton.LeftButton)
 
 
 def click_in_plot(qtbot: QtBot, plot: PlotWidget, x: float, y: float) -> None:
