@@ -22,7 +22,7 @@ PLACEHOLDERS = ("ID", "CLEANUP_ID", "SCAN_ID")
 
 _FENCE = re.compile(r"^(```+|~~~+)\s*([\w+-]*)")
 _LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_INLINE_CODE = re.compile(r"`+[^`]*`+")
+_INLINE_CODE = re.compile(r"`[^`\n]*(?:\n(?![ \t]*\n)[^`\n]*)*`")  # within a paragraph
 _EXITS = re.compile(r"\bexits (\d+)\b")
 _SHELL_OPERATORS = ("|", "&&", "||", ";", ">", "<", "$(", "`")
 
@@ -36,21 +36,23 @@ def name(page: Path) -> str:
     return page.relative_to(REPO).as_posix()
 
 
-def _lines_outside_code(text: str) -> list[tuple[int, str]]:
-    """(line number, line) of the prose: fenced blocks left out, inline code blanked, so a
-    ``[x](y)`` or a ``# comment`` shown as code is neither a link nor a heading."""
-    out, fence = [], None
-    for number, line in enumerate(text.splitlines(), 1):
+def _prose(text: str) -> str:
+    """The page with its code blanked (fenced blocks and inline code made spaces, line breaks
+    kept), so a ``[x](y)`` or a ``# comment`` shown as code is neither a link nor a heading,
+    while a link whose words wrap onto the next line is still one."""
+    lines, fence = [], None
+    for line in text.splitlines():
         opened = _FENCE.match(line.lstrip())
         if fence is None and opened:
             fence = opened.group(1)
-            continue
-        if fence is not None:
+            lines.append("")
+        elif fence is not None:
             if line.strip().startswith(fence) and line.strip().strip(fence[0]) == "":
                 fence = None
-            continue
-        out.append((number, _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)))
-    return out
+            lines.append("")
+        else:
+            lines.append(line)
+    return _INLINE_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), "\n".join(lines))
 
 
 def slug(heading: str) -> str:
@@ -77,12 +79,12 @@ def anchors(page: Path) -> set[str]:
 
 def _headings(page: Path) -> list[tuple[int, str]]:
     text = page.read_text(encoding="utf-8")
-    raw = text.splitlines()
+    raw, prose = text.splitlines(), _prose(text).splitlines()
     out = []
-    for number, _ in _lines_outside_code(text):
-        match = re.match(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", raw[number - 1])
-        if match:
-            out.append((number, match.group(1)))
+    for number, line in enumerate(prose, 1):
+        if re.match(r"^ {0,3}#{1,6}\s", line):  # a heading outside code, read as written
+            out.append((number, re.match(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$",
+                                         raw[number - 1]).group(1)))
     return out
 
 
@@ -95,10 +97,9 @@ class Link:
 
 def links(page: Path) -> list[Link]:
     """Every inline link and image of the page's prose."""
-    text = page.read_text(encoding="utf-8")
-    return [Link(page, number, m.group(1))
-            for number, line in _lines_outside_code(text)
-            for m in _LINK.finditer(line)]
+    prose = _prose(page.read_text(encoding="utf-8"))
+    return [Link(page, prose.count("\n", 0, m.start()) + 1, m.group(1))
+            for m in _LINK.finditer(prose)]
 
 
 @dataclass(frozen=True)
