@@ -73,7 +73,7 @@ def _checkpoints(root: Path) -> set[str]:
 
 # ---------------------------------------------------------------------------- policies
 def test_a_policy_planted_in_a_shared_workspace_is_passed_over(base: Path) -> None:
-    """The README's cron line (apply-policy --yes PATH, no --policy): another user's
+    """The cron line of docs/policies.md (apply-policy --yes PATH, no --policy): another user's
     WORKSPACE/mlspace-policy.toml does not win over ~/.config/mlspace/policy.toml."""
     root = _shared_workspace(base)
     own = _own_policy()
