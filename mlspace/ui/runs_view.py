@@ -14,7 +14,7 @@ from mlspace.classify import Inventory, Run
 from mlspace.paths import natural_key
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.lazy import RefreshWhenShown
-from mlspace.ui.runs_now import RunNow, SeriesNow
+from mlspace.tables.runs import RunNow, SeriesNow
 from mlspace.ui.workspace import Workspace
 
 HEADERS = ("Run / series", "Size", "Checkpoints", "Best", "Latest", "Tool")
