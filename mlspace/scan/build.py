@@ -161,44 +161,44 @@ def freeze_snapshot(
                   for key in ("disk", "apparent", "files", "dirs")}
         totals["newest"] = tree.max_up(own_totals["newest"].astype(np.float64))
 
-    order = np.argsort(dir_entry, kind="stable")
-    snapshot = Snapshot(
-        roots=roots,
-        root_entries=root_entries,
-        name_buffer=names,
-        name_offsets=offsets,
-        kind=cols["kind"],
-        apparent=cols["size"],
-        blocks=cols["blocks"],
-        mtime=cols["mtime"],
-        ino=cols["ino"],
-        nlink=cols["nlink"],
-        uid=cols["uid"],
-        counted=counted,
-        dir_entry=dir_entry,
-        dir_first=dir_first,
-        dir_count=dir_count,
-        dir_dev=dir_dev,
-        dir_parent=dir_parent,
+    snapshot = assembled(
+        entries={"kind": cols["kind"], "apparent": cols["size"], "blocks": cols["blocks"],
+                 "mtime": cols["mtime"], "ino": cols["ino"], "nlink": cols["nlink"],
+                 "uid": cols["uid"], "counted": counted},
+        folders={"dir_entry": dir_entry, "dir_first": dir_first, "dir_count": dir_count,
+                 "dir_dev": dir_dev, "dir_parent": dir_parent},
+        totals=totals, ranges=(range_rows, range_starts),
+        roots=roots, root_entries=root_entries, name_buffer=names, name_offsets=offsets,
         dir_paths=dir_paths,
-        dir_disk=totals["disk"],
-        dir_apparent=totals["apparent"],
-        dir_files=totals["files"],
-        dir_dirs=totals["dirs"],
-        dir_newest=totals["newest"],
-        range_rows=range_rows,
-        range_starts=range_starts,
-        rows_by_entry_sorted=dir_entry[order],
-        rows_by_entry_order=order,
         # by path: the same scan gives the same lists, whatever order it was walked in
         errors=tuple(sorted(errors, key=lambda e: (e.path, e.message))),
         other_filesystems=tuple(sorted(other_filesystems)),
-        duration=duration,
-        cancelled=cancelled,
-        walker=walker,
+        duration=duration, cancelled=cancelled, walker=walker,
     )
-    if len(uncountable):
-        snapshot = _with_uncountable_errors(snapshot, uncountable)
+    return _with_uncountable_errors(snapshot, uncountable) if len(uncountable) else snapshot
+
+
+def assembled(*, entries: dict[str, np.ndarray], folders: dict[str, np.ndarray],
+              totals: dict[str, np.ndarray],
+              ranges: tuple[np.ndarray, np.ndarray] | None = None, **fields: object
+              ) -> Snapshot:
+    """The one constructor of a Snapshot from its columns, for a walk (``freeze_snapshot``)
+    and a saved scan (mlspace.index.rebuild) alike: ``entries`` are the per-entry columns
+    (kind apparent blocks mtime ino nlink uid counted), ``folders`` the folder table
+    (dir_entry dir_first dir_count dir_dev dir_parent), ``totals`` each folder's subtree
+    disk, apparent, files, dirs and newest. The lookups by entry are derived here (``ranges``
+    when the caller has them already), every array is made read-only, and ``fields`` (roots,
+    names, errors, ...) are passed through."""
+    dir_entry = folders["dir_entry"]
+    range_rows, range_starts = ranges or ordered_ranges(folders["dir_first"],
+                                                        folders["dir_count"])
+    order = np.argsort(dir_entry, kind="stable")
+    snapshot = Snapshot(
+        **entries, **folders, **{f"dir_{key}": value for key, value in totals.items()},
+        range_rows=range_rows, range_starts=range_starts,
+        rows_by_entry_sorted=dir_entry[order], rows_by_entry_order=order,
+        **fields,  # type: ignore[arg-type]
+    )
     for value in vars(snapshot).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False

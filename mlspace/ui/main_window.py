@@ -602,9 +602,9 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "mlspace", f"The cleanup stopped early: "
                                 f"{result.stopped}.\n\nWhat moved can be put back with "
                                 "Ctrl+Z.")
-        self._finish(text, rescan=not exact or bool(archived & set(done)))
+        self.finish_job(text, rescan=not exact or bool(archived & set(done)))
 
-    def _finish(self, message: str, rescan: bool) -> None:
+    def finish_job(self, message: str, rescan: bool) -> None:
         """Show a cleanup's or undo's result; when the scan cannot express it, rescan
         (keeping the view) and say so once the views show what the disk holds."""
         self.status.setText(message)
@@ -676,7 +676,7 @@ class MainWindow(QMainWindow):
             text += f" {len(failed)} could not be restored (hover for why)."
             tips += [f"{r.path}: {r.reason}" for r in failed]
         self.status.setToolTip("\n".join(tips))
-        self._finish(text, rescan=not exact or bool(beside))
+        self.finish_job(text, rescan=not exact or bool(beside))
 
     def copy_selected_path(self) -> None:
         if self.ws.inventory is not None and self.ws.selected >= 0:
