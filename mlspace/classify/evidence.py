@@ -61,11 +61,18 @@ _TEXT_EXTENSIONS = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv"
                               ".log", ".out", ".err", ".cfg", ".ini", ".toml", ".xml", ""})
 #: Records a run keeps as data files (configs in YAML beside a model stay configs).
 _RECORD_EXTENSIONS = frozenset({".json", ".jsonl", ".csv", ".tsv"})
+#: A text file named as a model at least this big is the model in text form (LightGBM's
+#: model.txt, a tree dump); a smaller one is a note about it.
+_TEXT_MODEL_MIN = 16 * 1024
+#: What a tool renders of a run beside its records.
+_REPORT_EXTENSIONS = frozenset({".html", ".htm"})
 #: A table is no config, whatever its name (``environment.csv`` of returns per step).
 _TABLE_EXTENSIONS = frozenset({".csv", ".tsv"})
 _TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
 _BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET,
                TRACE: Category.DEBUG}
+_DATA_OR_MODEL = frozenset({Context.DATASET, Context.AUGMENTED, Context.CHECKPOINT_UNIT,
+                            Context.CHECKPOINTS, Context.MODEL})
 _EVIDENCE_CONTEXTS = frozenset({Context.GENERIC, Context.RUN, Context.MODEL, Context.LOG})
 
 
@@ -323,6 +330,7 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
         or _names_models(folder)
     log_shaped = _log_shaped(snapshot, folder, categories, contexts)
     series_here = _numbered_models(folder) >= 2
+    records_only = _records_only(folder, contexts)
     tables_here = any(g and _ext(n) in _TABLE_EXTENSIONS
                       for n, g in zip(folder.names, folder.guessed, strict=True))
     # In a folder a rule calls a log folder, a container stays part of the log unless its
@@ -356,11 +364,27 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
             verdicts[at] = Category.LOG
         elif not text and small and says_record(name) and not says_model(name):
             verdicts[at] = Category.LOG  # a pickled record: trials, history, results
+        elif text and folder.sizes[at] >= _TEXT_MODEL_MIN and says_model(name) \
+                and not says_record(name) and not says_config(name):
+            verdicts[at] = Category.CHECKPOINT  # a model dumped as text (boosted trees)
+        elif small and records_only and not holds_model and text \
+                and (says_config(name) or ext in _REPORT_EXTENSIONS):
+            # Beside a run's records and no model, its parameters and its rendered report
+            # are part of the record (a config beside a model stays the model's).
+            verdicts[at] = Category.LOG
         elif plain and holds_model and not text and ext in CONTAINER_EXTENSIONS and small:
             verdicts[at] = Category.CHECKPOINT  # state saved with the model beside it
         elif log_shaped and not text and guess != Category.DATASET and small:
             verdicts[at] = Category.LOG  # what a job left beside its stdout and stderr
     return verdicts
+
+
+def _records_only(folder: _Folder, contexts: np.ndarray) -> bool:
+    """A folder of a run's records: every file names decided is a log, and no subfolder is
+    data or a model (a project's root, with its train.log beside corpus/, is not one)."""
+    decided = [c for c, g in zip(folder.categories, folder.guessed, strict=True) if not g]
+    return bool(decided) and all(c == Category.LOG for c in decided) and not any(
+        CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
 
 
 def _numbered_models(folder: _Folder) -> int:

@@ -46,6 +46,24 @@ def test_a_pickled_record_beside_models_is_a_log_not_model_state(tmp_path: Path)
     assert cats["models/trial_0.joblib"] == "checkpoint"
 
 
+def test_a_model_dumped_as_text_and_a_run_folders_params_and_report(tmp_path: Path) -> None:
+    trees = "tree\nversion=v4\nnum_class=1\n" + "Tree=0\nnum_leaves=31\nsplit_feature=1 2\n" * 800
+    root = make(tmp_path / "ws", {
+        "model.txt": trees, "model_notes.txt": "tried lr 0.1\n",
+        "live/metrics.json": json.dumps({"step": 3, "val_loss": 0.4}),
+        "live/params.yaml": "lr: 0.001\n", "live/report.html": "<html><body>plots</body></html>",
+        "live/plots/metrics/val_loss.tsv": "step\tval_loss\n0\t0.5\n1\t0.4\n",
+        "project/train.log": "epoch 1\n", "project/config.yaml": "lr: 0.1\n",
+        "project/data/train.csv": "a,b\n" + "1,2\n" * 100,
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats["model.txt"] == "checkpoint"  # a model in text form: big, named so
+    assert cats["model_notes.txt"] != "checkpoint"  # a note about one
+    assert cats["live/metrics.json"] == "log"  # a folder of a run's records ...
+    assert cats["live/params.yaml"] == cats["live/report.html"] == "log"
+    assert cats["project/config.yaml"] != "log"  # ... a project's root is not one
+
+
 def _chunks(folder: str) -> dict[str, object]:
     index = json.dumps({"chunks": [{"filename": f"chunk-0-{i}.bin"} for i in range(3)]})
     return {**{f"{folder}/chunk-0-{i}.bin": b"\x01\x02" * 3000 for i in range(3)},
