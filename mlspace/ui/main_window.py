@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import html
 import os
-import time
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal
@@ -31,11 +30,10 @@ from mlspace.ui.journal_follow import JournalFollower
 from mlspace.ui.read_again import ReadAgain
 from mlspace.ui.recent_folders import RecentFolders
 from mlspace.ui.report_export import ReportExport
+from mlspace.ui.save_scan import SaveScan
 from mlspace.ui.saved_scans import (
-    SaveController,
     ScanSource,
     ask_scan_to_open,
-    ask_where_to_save,
 )
 from mlspace.ui.scan_controller import ScanController
 from mlspace.ui.selection_menus import SelectionMenus
@@ -66,12 +64,12 @@ class MainWindow(QMainWindow):
         self.scanner = ScanController(self)
         self.cleaner = CleanupController(self)
         self.tiering = ArchiveActions(self)  # the cold tier: settings, archive, bring back
-        self.saver = SaveController(self)
+        self.saving = SaveScan(self)  # File → Save scan…, written in the background
+        self.saver = self.saving.saver
         self.menus = SelectionMenus(self)  # right-click on the selection or a category bar
         self.reports = ReportExport(self)  # built and written off the GUI thread
         self.source: ScanSource | None = None  # where the scan shown comes from
         self.demo_paths: set[str] = set()
-        self._scan_started = 0.0
         self._keep_view = False  # the scan running is a rescan that keeps the view
         self.read_again = ReadAgain(self)  # a saved scan's plan, planned from the disk
         self.gate = CleanupGate(self)  # every cleanup asked, and what it did
@@ -101,7 +99,6 @@ class MainWindow(QMainWindow):
         self.scanner.finished.connect(self._on_finished)
         self.scanner.failed.connect(self._on_failed)
         self.scanner.refused.connect(self._on_refused)
-        self.saver.saved.connect(self._on_saved)
         self.cleaner.failed.connect(self._on_failed)
         self.cleaner.failed.connect(lambda _: self.journal.resume())
         self.cleaner.progress.connect(
@@ -147,7 +144,7 @@ class MainWindow(QMainWindow):
         self.open_action = action("&Open folder…", self.choose_folder,
                                   QKeySequence.StandardKey.Open)
         self.open_scan_action = action("Open &scan…", self.choose_saved_scan, "Ctrl+Shift+O")
-        self.save_scan_action = action("&Save scan…", self.choose_scan_file,
+        self.save_scan_action = action("&Save scan…", self.saving.choose_file,
                                        QKeySequence.StandardKey.Save)
         self.demo_action = action("Open the &demo workspace", self.open_demo)
         self.rescan_action = action("&Rescan", self.rescan, "F5")
@@ -223,7 +220,6 @@ class MainWindow(QMainWindow):
         paths = [os.path.abspath(p) for p in paths]
         if not all(p in self.demo_paths for p in paths):
             self.recent.remember(paths)
-        self._scan_started = time.monotonic()
         self._keep_view = keep_view and self.ws.loaded and paths == self.scanner.paths and \
             self.stack.currentIndex() == VIEWS
         if self._keep_view:
@@ -382,26 +378,6 @@ class MainWindow(QMainWindow):
                 return
             self._after_rescan = ""
         self.ws.redraws.later(self.cleanup_finished.emit)  # once the views show it
-
-    def choose_scan_file(self) -> None:
-        """File → Save scan…: the scan shown as it was made, as mlspace's index or ncdu's
-        export (the extension chooses), written in the background."""
-        if self.ws.inventory is None or self.source is None:
-            self.status.setText("Scan a folder or open a saved scan first, then save it.")
-            return
-        path = ask_where_to_save(self, self.source)
-        if path:
-            problem = self.saver.save(path, self.ws.inventory, self.source.info)
-            self.status.setText(f"Cannot save the scan: {problem}" if problem else
-                                f"Saving the scan to {path}…")
-
-    def _on_saved(self, path: str, problem: str) -> None:
-        if problem:
-            self.status.setText(f"Could not save the scan: {problem}")
-            return
-        moved = " (as scanned: what went to the trash since is in it; F5 first to save what " \
-            "is there now)" if self.ws.removed.any() else ""
-        self.status.setText(f"Scan saved to {path}{moved}")
 
     def undo_last_cleanup(self) -> None:
         self.gate.undo_last()
