@@ -31,9 +31,14 @@ if TYPE_CHECKING:
 
 
 class OwnRuns(Protocol):
-    """The journal follower, as the archive helper tells it of a run of the window's."""
+    """The journal follower (mlspace.ui.journal_follow): the window's own runs and undos,
+    and what Ctrl+Z undoes."""
 
     def own(self, run: Run) -> None: ...
+
+    def own_undo(self, ids: list[str], put_back: set[str]) -> None: ...
+
+    def undo_target(self) -> Run | None: ...
 
 
 class TrashSelection(Protocol):
@@ -43,9 +48,26 @@ class TrashSelection(Protocol):
 
 
 class ArchiveMenu(Protocol):
-    """The cold tier's entries of a right-click menu (mlspace.ui.archive_actions)."""
+    """The cold tier in the window (mlspace.ui.archive_actions): its entries of a
+    right-click menu, and the cleanups that go to it."""
 
     def add_to_menu(self, menu: QMenu, entry: int, refused: str) -> None: ...
+
+    def archives(self, suggestions: list[Suggestion]) -> bool: ...
+
+    def confirm_and_archive(self, suggestions: list[Suggestion], instead: bool,
+                            note: str = "") -> None: ...
+
+
+class ReadAgain(Protocol):
+    """A saved scan's plan, planned again from the disk first (mlspace.ui.read_again)."""
+
+    @property
+    def running(self) -> bool: ...
+
+    def needed(self) -> bool: ...
+
+    def start(self, suggestions: list[Suggestion], archive: bool) -> None: ...
 
 
 class WindowParts(Protocol):
@@ -60,6 +82,7 @@ class WindowParts(Protocol):
     journal: OwnRuns
     menus: TrashSelection
     tiering: ArchiveMenu
+    read_again: ReadAgain
     tabs: QTabWidget
     treemap: TreemapView
     undo_action: QAction
