@@ -11,7 +11,7 @@ each other, and with what a fresh scan of the disk would say.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -36,6 +36,24 @@ class FilterSpec:
         folders: a cleanup must never act on a folder whose contents the user cannot see)."""
         return self.categories is not None or self.bucket is not None or bool(self.text) \
             or self.owners is not None
+
+    # What a click on a chart's bar makes of the filter shown.
+    def toggled_category(self, category: Category) -> FilterSpec:
+        """Click a category: show only it; click it again: show all."""
+        chosen = None if self.categories == frozenset({category}) else frozenset({category})
+        return replace(self, categories=chosen)
+
+    def toggled_age(self, bucket: int, category: Category | None = None) -> FilterSpec:
+        """Click an age (of a category): show only it; click it again: every age."""
+        if self.bucket == bucket and (category is None or self.categories == {category}):
+            return replace(self, bucket=None, categories=None)
+        cats = frozenset({category}) if category is not None else self.categories
+        return replace(self, bucket=bucket, categories=cats)
+
+    def toggled_owner(self, uid: int) -> FilterSpec:
+        """Click an owner: show only what they own; click again: everyone's."""
+        return replace(self, owners=None if self.owners == frozenset({uid}) else
+                       frozenset({uid}))
 
 
 @dataclass(frozen=True, eq=False)

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlspace.classify.categories import Category
-from mlspace.classify.name_meaning import says_config, says_model, says_record
-from mlspace.classify.readers.sniff import DATA, MODEL, RECORD, Sniffed, sniff_file
+from mlspace.classify.name_meaning import says_cache, says_config, says_model, says_record
+from mlspace.classify.readers.sniff import DATA, MODEL, RECORD, TRACE, Sniffed, sniff_file
 from mlspace.classify.rules import (
     CONTAINER_EXTENSIONS,
     CONTEXTS,
@@ -38,7 +38,10 @@ from mlspace.classify.rules import (
     Context,
 )
 from mlspace.classify.structure import (
+    index_names_shards,
     index_says_cache,
+    mirror_shaped,
+    numbered_stem,
     repeated_member_sets,
     shards,
     twin_components,
@@ -58,8 +61,18 @@ _TEXT_EXTENSIONS = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv"
                               ".log", ".out", ".err", ".cfg", ".ini", ".toml", ".xml", ""})
 #: Records a run keeps as data files (configs in YAML beside a model stay configs).
 _RECORD_EXTENSIONS = frozenset({".json", ".jsonl", ".csv", ".tsv"})
+#: A text file named as a model at least this big is the model in text form (LightGBM's
+#: model.txt, a tree dump); a smaller one is a note about it.
+_TEXT_MODEL_MIN = 16 * 1024
+#: What a tool renders of a run beside its records.
+_REPORT_EXTENSIONS = frozenset({".html", ".htm"})
+#: A table is no config, whatever its name (``environment.csv`` of returns per step).
+_TABLE_EXTENSIONS = frozenset({".csv", ".tsv"})
 _TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
-_BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET}
+_BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET,
+               TRACE: Category.DEBUG}
+_DATA_OR_MODEL = frozenset({Context.DATASET, Context.AUGMENTED, Context.CHECKPOINT_UNIT,
+                            Context.CHECKPOINTS, Context.MODEL})
 _EVIDENCE_CONTEXTS = frozenset({Context.GENERIC, Context.RUN, Context.MODEL, Context.LOG})
 
 
@@ -212,13 +225,21 @@ def _base(path: str) -> str:
 # ------------------------------------------------------------------------ one folder
 def _settle(snapshot: Snapshot, folder: _Folder, categories: np.ndarray, contexts: np.ndarray,
             dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport) -> None:
-    present = folder.names_set
     sharded = shards(n for n, g in zip(folder.names, folder.guessed, strict=True) if g)
+    if sharded and says_cache(_base(snapshot.dir_path(folder.row))):
+        # Shards in a folder named a cache (wds-cache/) are a loader's copy of them.
+        _make_unit(snapshot, folder.row, categories, contexts, dir_rules,
+                   compiled.evidence["evidence-shard-cache"], Context.CACHE)
+        return
     index = _index_of(folder) if sharded else None
     if index is not None:
-        _shard_set(snapshot, folder, index, set(sharded), present, categories, contexts,
-                   dir_rules, compiled, report)
-        return
+        text = _index_text(snapshot, folder.entries[index], report)
+        # An index names its shards; a lone JSON that names none (a run's params.json
+        # beside numbered model files and metric CSVs) makes no shard set.
+        if text is None or index_names_shards(text, sharded):
+            _shard_set(snapshot, folder, index, set(sharded), text, categories, contexts,
+                       dir_rules, compiled)
+            return
     chosen = _representative(folder)
     sniffed = None
     if chosen is not None:
@@ -261,22 +282,28 @@ def _index_of(folder: _Folder) -> int | None:
     return jsons[0] if len(jsons) == 1 else None
 
 
-def _shard_set(snapshot: Snapshot, folder: _Folder, index: int, sharded: set[str],
-               present: set[str], categories: np.ndarray, contexts: np.ndarray,
-               dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport) -> None:
-    """Numbered shards beside their index: a dataset, or the cache a streaming loader
-    unpacked from a remote copy when the index names them compressed."""
-    text = None
-    if report.reads < MAX_READS:
-        report.reads += 1
-        try:
-            text = read_head(snapshot.path(folder.entries[index]), INDEX_BYTES).decode(
-                "utf-8", "replace")
-        except Unreadable:
-            report.unreadable += 1
-    else:
+def _index_text(snapshot: Snapshot, entry: int, report: EvidenceReport) -> str | None:
+    """The head of a shard set's index, as text (None when it cannot be read)."""
+    if report.reads >= MAX_READS:
         report.over_budget += 1
-    cache = text is not None and index_says_cache(text, present)
+        return None
+    report.reads += 1
+    try:
+        return read_head(snapshot.path(entry), INDEX_BYTES).decode("utf-8", "replace")
+    except Unreadable:
+        report.unreadable += 1
+        return None
+
+
+def _shard_set(snapshot: Snapshot, folder: _Folder, index: int, sharded: set[str],
+               text: str | None, categories: np.ndarray, contexts: np.ndarray,
+               dir_rules: np.ndarray, compiled: CompiledRules) -> None:
+    """Numbered shards beside their index: a dataset, or the cache a streaming loader made
+    of a remote copy, when the index names them compressed while they lie here unpacked,
+    or when the folder is shaped like a mirror (kept under a digest of where it came
+    from)."""
+    cache = (text is not None and index_says_cache(text, folder.names_set)) \
+        or mirror_shaped(snapshot.dir_path(folder.row))
     context = Context.CACHE if cache else Context.DATASET
     rule = compiled.evidence["evidence-shard-cache" if cache else "evidence-shards"]
     if cache:
@@ -299,8 +326,13 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
     twins = twin_components(folder.names)
     checkpoint_twins = {twins[n] for n, c in zip(folder.names, folder.categories, strict=True)
                         if n in twins and c == Category.CHECKPOINT}
-    holds_model = said == Category.CHECKPOINT or _holds_checkpoints(snapshot, folder, contexts)
+    holds_model = said == Category.CHECKPOINT or _holds_checkpoints(snapshot, folder, contexts) \
+        or _names_models(folder)
     log_shaped = _log_shaped(snapshot, folder, categories, contexts)
+    series_here = _numbered_models(folder) >= 2
+    records_only = _records_only(folder, contexts)
+    tables_here = any(g and _ext(n) in _TABLE_EXTENSIONS
+                      for n, g in zip(folder.names, folder.guessed, strict=True))
     # In a folder a rule calls a log folder, a container stays part of the log unless its
     # own bytes or name say model (Ray's params.pkl beside a trial's checkpoints).
     plain = folder.context != Context.LOG
@@ -324,13 +356,50 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
         elif not text and says_model(name):
             verdicts[at] = Category.CHECKPOINT
         elif small and (holds_model or log_shaped) and ext in _RECORD_EXTENSIONS \
-                and not says_config(name):
+                and not (says_config(name) and ext not in _TABLE_EXTENSIONS):
             verdicts[at] = Category.LOG  # a record of the run beside its checkpoints or logs
+        elif small and series_here and tables_here and ext in _RECORD_EXTENSIONS:
+            # A config beside one model is that model's; beside a series of saves and the
+            # run's records it is the run's own (d3rlpy's params.json).
+            verdicts[at] = Category.LOG
+        elif not text and small and says_record(name) and not says_model(name):
+            verdicts[at] = Category.LOG  # a pickled record: trials, history, results
+        elif text and folder.sizes[at] >= _TEXT_MODEL_MIN and says_model(name) \
+                and not says_record(name) and not says_config(name):
+            verdicts[at] = Category.CHECKPOINT  # a model dumped as text (boosted trees)
+        elif small and records_only and not holds_model and text \
+                and (says_config(name) or ext in _REPORT_EXTENSIONS):
+            # Beside a run's records and no model, its parameters and its rendered report
+            # are part of the record (a config beside a model stays the model's).
+            verdicts[at] = Category.LOG
         elif plain and holds_model and not text and ext in CONTAINER_EXTENSIONS and small:
             verdicts[at] = Category.CHECKPOINT  # state saved with the model beside it
         elif log_shaped and not text and guess != Category.DATASET and small:
             verdicts[at] = Category.LOG  # what a job left beside its stdout and stderr
     return verdicts
+
+
+def _records_only(folder: _Folder, contexts: np.ndarray) -> bool:
+    """A folder of a run's records: every file names decided is a log, and no subfolder is
+    data or a model (a project's root, with its train.log beside corpus/, is not one)."""
+    decided = [c for c, g in zip(folder.categories, folder.guessed, strict=True) if not g]
+    return bool(decided) and all(c == Category.LOG for c in decided) and not any(
+        CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
+
+
+def _numbered_models(folder: _Folder) -> int:
+    """How many files of the folder are numbered saves named as models (``model_1000.d3``)
+    or checkpoints already: more than one makes a series here."""
+    return sum(1 for n, c in zip(folder.names, folder.categories, strict=True)
+               if numbered_stem(n.split(".", 1)[0]) is not None
+               and (c == Category.CHECKPOINT or says_model(n)))
+
+
+def _names_models(folder: _Folder) -> bool:
+    """Guessed binaries named as models (``model_1000.d3``, ``policy_snapshot``): they are
+    this folder's checkpoints, so its small tables and JSON are the run's records."""
+    return any(g and s > 0 and _ext(n) not in _TEXT_EXTENSIONS and says_model(n)
+               for n, g, s in zip(folder.names, folder.guessed, folder.sizes, strict=True))
 
 
 def _holds_checkpoints(snapshot: Snapshot, folder: _Folder, contexts: np.ndarray) -> bool:

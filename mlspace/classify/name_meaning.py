@@ -136,6 +136,11 @@ def says_config(name: str) -> bool:
     return not CONFIG_WORDS.isdisjoint(words_of(name))
 
 
+def says_cache(name: str) -> bool:
+    """A name with cache as a word (``wds-cache``, ``cache_dir``, ``.cached``)."""
+    return not {"cache", "caches", "cached"}.isdisjoint(words_of(name))
+
+
 def says_record(name: str) -> bool:
     return not RECORD_WORDS.isdisjoint(words_of(name))
 

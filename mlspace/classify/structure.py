@@ -100,6 +100,23 @@ def index_says_cache(index_head: str, present: set[str]) -> bool:
     return bool(unpacked & present)
 
 
+def index_names_shards(index_head: str, shard_names: Iterable[str]) -> bool:
+    """Whether an index's head names at least one of the shards beside it (by its name,
+    or by its name less a compression suffix)."""
+    named = {m.rsplit("/", 1)[-1] for m in _QUOTED.findall(index_head[:_INDEX_HEAD])}
+    named |= {n.rsplit(".", 1)[0] for n in named if n.endswith(_COMPRESSED)}
+    return any(name in named for name in shard_names)
+
+
+def mirror_shaped(folder_path: str, depth: int = 3) -> bool:
+    """Whether a folder of shards sits where a loader keeps a copy of a remote dataset:
+    under a folder named by a digest (``chunks/<32 hex>/``), the key a cache derives
+    from the remote's address, within ``depth`` levels."""
+    parts = [p for p in folder_path.replace("\\", "/").split("/") if p][-depth:]
+    return any(_DIGEST.fullmatch(part) for part in parts)
+
+
+_DIGEST = re.compile(r"[0-9a-f]{32,64}")
 #: A quoted string that could name a file; how much of an index is looked at.
 _QUOTED = re.compile(r'"([^"\\\n]{1,255}\.[A-Za-z0-9]{1,8})"')
 _INDEX_HEAD = 1 << 18

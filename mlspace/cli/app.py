@@ -57,6 +57,14 @@ def run_gui(argv: Sequence[str]) -> int:
     return run(args.paths, demo=args.demo, screenshot=args.screenshot)
 
 
+def gui_main() -> int:
+    """The mlspace-gui entry point (a GUI script: no console window on Windows)."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # scanner workers in a frozen app
+    return run_gui(sys.argv[1:])
+
+
 def check_app_paths(paths: Sequence[str]) -> None:
     """What the app may be given to open: folders, or one saved scan on its own. Anything
     else is refused with why."""

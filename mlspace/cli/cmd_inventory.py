@@ -15,8 +15,8 @@ from mlspace.cli.sources import scan_and_classify
 def cmd_inventory(args: argparse.Namespace) -> int:
     from mlspace.advise import advise
     from mlspace.cli.disk_lines import lines_text, statuses
-    from mlspace.report.listing import totals_record
-    from mlspace.report.records import (
+    from mlspace.index.listing import totals_record
+    from mlspace.index.records import (
         artifact_record,
         category_records,
         run_record,

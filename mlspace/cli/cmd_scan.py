@@ -11,14 +11,9 @@ from typing import TYPE_CHECKING
 
 from mlspace.cli.apparent import with_sparse_note
 from mlspace.cli.exits import EXIT_UNREADABLE, UsageError, exit_code_for
-from mlspace.cli.output import (
-    binary_output,
-    dataset_target,
-    is_dataset_output,
-    output_stream,
-    written_in_place,
-)
+from mlspace.cli.output import dataset_target, is_dataset_output, output_stream
 from mlspace.cli.sources import Source, load_or_scan, scan_and_classify
+from mlspace.written import binary_output, written_in_place
 
 if TYPE_CHECKING:
     from mlspace.classify import Inventory
@@ -140,8 +135,8 @@ def _write_listing(inventory: Inventory, chosen: str, output: str | None,
                    source: object) -> None:
     """The per-entry listing (json or csv), with each entry's category and artifact."""
     from mlspace.cli.disk_lines import statuses
-    from mlspace.report.listing import write_csv, write_json
-    from mlspace.report.records import category_records
+    from mlspace.index.listing import write_csv, write_json
+    from mlspace.index.records import category_records
 
     snapshot = inventory.snapshot
     owners = inventory.artifact_of_entries()

@@ -12,6 +12,7 @@ from mlspace.cli.app import not_a_mistyped_command, run_gui
 from mlspace.cli.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 from mlspace.cli.output import discard_stdout, output_stream
 from mlspace.cli.parser import COMMANDS, build_parser
+from mlspace.written import CannotWrite
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return COMMANDS[args.command](args)
-    except UsageError as err:
+    except (UsageError, CannotWrite) as err:
         print(f"mlspace: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -5,41 +5,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gzip
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
 from mlspace.cli.exits import UsageError
-
-
-@contextlib.contextmanager
-def written_in_place(path: str) -> Iterator[str]:
-    """The name to write ``path``'s content under: beside it, moved in place once complete
-    (and removed if not), so an interrupted run never leaves a truncated file that looks
-    whole."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        # /dev/null, /dev/stdout, a FIFO: written straight into. Replacing them with a file
-        # (as root, `-o /dev/null` did) would break the system for everyone.
-        yield path
-        return
-    target = os.path.realpath(path)  # through a link to a file, never replacing the link
-    partial = target + ".partial"
-    try:
-        yield partial
-        os.replace(partial, target)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        if isinstance(err, OSError):
-            raise UsageError(f"cannot write {path}: {err.strerror or err}") from err
-        raise
+from mlspace.written import written_in_place
 
 
 def is_dataset_output(path: str | None) -> bool:
@@ -99,20 +71,6 @@ def output_stream(path: str | None) -> Iterator[TextIO]:
     with written_in_place(path) as partial, \
             open(partial, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
         yield out
-
-
-@contextlib.contextmanager
-def binary_output(path: str | None) -> Iterator[BinaryIO]:
-    """stdout's bytes, or a file written in place: gzip-compressed when its name ends in
-    .gz, as ncdu and gdu read their exports either way."""
-    if path is None:
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
-        return
-    with written_in_place(path) as partial:
-        opener = gzip.open if path.lower().endswith(".gz") else open
-        with opener(partial, "wb") as out:
-            yield out  # type: ignore[misc]
 
 
 def discard_stdout() -> None:

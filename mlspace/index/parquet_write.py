@@ -20,6 +20,7 @@ from mlspace.classify import Category, Inventory
 from mlspace.index.info import ScanInfo
 from mlspace.index.inventory_codec import encode_inventory
 from mlspace.index.json_slices import dumps_in_slices
+from mlspace.index.listing import totals_record
 from mlspace.index.parquet_schema import (
     COLUMNS,
     FORMAT_NAME,
@@ -28,8 +29,7 @@ from mlspace.index.parquet_schema import (
     KIND_NAMES,
     METADATA_KEY,
 )
-from mlspace.report.listing import totals_record
-from mlspace.report.records import category_records
+from mlspace.index.records import category_records
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR
 
@@ -113,7 +113,7 @@ def _numbers(values: np.ndarray, kind: pa.DataType, missing: np.ndarray | None =
 
 
 def scan_metadata(inventory: Inventory, info: ScanInfo) -> dict[str, Any]:
-    """The JSON document under the ``mlspace`` key (documented in the README)."""
+    """The JSON document under the ``mlspace`` key (documented in docs/saved-scans.md)."""
     snap = inventory.snapshot
     is_dir = snap.kind == KIND_DIR
     listed = np.zeros(len(snap), dtype=bool)

@@ -20,8 +20,8 @@ import numpy as np
 from mlspace import fmt
 from mlspace.index.errors import CannotOpen
 from mlspace.scan import ScanError, Snapshot
-from mlspace.scan.arrays import DirTree, ordered_ranges
-from mlspace.scan.build import counted_links
+from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum
+from mlspace.scan.build import assembled, counted_links
 from mlspace.scan.listing import names_at
 from mlspace.scan.walker import KIND_DIR
 
@@ -77,47 +77,25 @@ def rebuild_snapshot(columns: EntryColumns, facts: ScanFacts) -> Snapshot:
     _check_sums(blocks, apparent, counted)
     is_dir = columns.kind == KIND_DIR
     counts = counted.astype(np.int64)
-    range_rows, range_starts = ordered_ranges(dir_first, dir_count)
-    order = np.argsort(dir_entry, kind="stable")
     offsets = columns.name_offsets
-    snapshot = Snapshot(
+    return assembled(
+        entries={"kind": columns.kind, "apparent": apparent, "blocks": blocks,
+                 "mtime": columns.mtime, "ino": columns.ino, "nlink": columns.nlink,
+                 "uid": columns.uid, "counted": counted},
+        folders={"dir_entry": dir_entry, "dir_first": dir_first, "dir_count": dir_count,
+                 "dir_dev": dir_dev, "dir_parent": dir_parent},
+        totals={"disk": tree.subtree_sums(blocks * 512 * counts),
+                "apparent": tree.subtree_sums(apparent * counts),
+                "files": tree.subtree_sums((~is_dir).astype(np.int64)),
+                "dirs": tree.subtree_sums(is_dir.astype(np.int64)),
+                "newest": tree.subtree_max(columns.mtime)},
         roots=tuple(_decode(columns.names[offsets[i]:offsets[i + 1] - 1]) for i in range(roots)),
         root_entries=tuple(range(roots)),
         name_buffer=memoryview(columns.names).toreadonly(),
         name_offsets=offsets.astype(np.uint32 if len(columns.names) < 2**32 - 1 else np.int64),
-        kind=columns.kind,
-        apparent=apparent,
-        blocks=blocks,
-        mtime=columns.mtime,
-        ino=columns.ino,
-        nlink=columns.nlink,
-        uid=columns.uid,
-        counted=counted,
-        dir_entry=dir_entry,
-        dir_first=dir_first,
-        dir_count=dir_count,
-        dir_dev=dir_dev,
-        dir_parent=dir_parent,
-        dir_paths=dir_paths,
-        dir_disk=tree.subtree_sums(blocks * 512 * counts),
-        dir_apparent=tree.subtree_sums(apparent * counts),
-        dir_files=tree.subtree_sums((~is_dir).astype(np.int64)),
-        dir_dirs=tree.subtree_sums(is_dir.astype(np.int64)),
-        dir_newest=tree.subtree_max(columns.mtime),
-        range_rows=range_rows,
-        range_starts=range_starts,
-        rows_by_entry_sorted=dir_entry[order],
-        rows_by_entry_order=order,
-        errors=facts.errors,
-        other_filesystems=facts.other_filesystems,
-        duration=facts.duration,
-        cancelled=facts.cancelled,
-        source="import",
+        dir_paths=dir_paths, errors=facts.errors, other_filesystems=facts.other_filesystems,
+        duration=facts.duration, cancelled=facts.cancelled, source="import",
     )
-    for value in vars(snapshot).values():
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
-    return snapshot
 
 
 def _decode(name: bytes | memoryview) -> str:
@@ -151,10 +129,6 @@ def _check_structure(columns: EntryColumns) -> int:
     return roots
 
 
-#: The most bytes mlspace counts (a signed 64-bit total, as st_size is).
-LARGEST_TOTAL = 2**63 - 1
-
-
 def _check_sums(blocks: np.ndarray, apparent: np.ndarray, counted: np.ndarray) -> None:
     """The totals of the entries that count must be sums that can be true: three entries
     of 2**62 bytes add up to 12 EiB, which wraps to -4 EiB in 64 bits and was shown as the
@@ -171,14 +145,6 @@ def blocks_of(sizes: np.ndarray) -> np.ndarray:
     """Sizes in bytes as 512-byte blocks, rounded up (``size + 511`` would wrap near 2**63
     and turn an absurd size into a negative one)."""
     return sizes // 512 + (sizes % 512 != 0)
-
-
-def exact_sum(values: np.ndarray) -> int:
-    """The exact sum of non-negative int64 ``values`` as a Python int, whatever its size
-    (numpy's own sum wraps past 2**63): in two halves that cannot overflow."""
-    high = np.right_shift(values, 31).sum(dtype=np.int64)  # < 2**32 each, < 2**31 of them
-    low = np.bitwise_and(values, 2**31 - 1).sum(dtype=np.int64)
-    return (int(high) << 31) + int(low)
 
 
 def _check_names(columns: EntryColumns, roots: int) -> None:

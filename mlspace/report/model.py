@@ -15,12 +15,12 @@ from mlspace.act.journal import read_history
 from mlspace.advise import REVIEW, RISKY, SAFE, Plan
 from mlspace.ages import BUCKETS, age_table
 from mlspace.classify import ORDER, Inventory
+from mlspace.index.records import artifact_record, run_record, series_record
 from mlspace.paths import within
 from mlspace.report.cleanups import record_state
 from mlspace.report.growth import growth_record
 from mlspace.report.once import own_sizes
 from mlspace.report.plan_text import suggestion_record
-from mlspace.report.records import artifact_record, run_record, series_record
 
 TOP_ARTIFACTS = 20
 #: How many unreadable paths a report names (its totals count them all).

@@ -7,7 +7,7 @@ import os
 
 from mlspace import fmt
 from mlspace.classify import ORDER, Inventory, Series
-from mlspace.report.records import series_apparent_size
+from mlspace.index.records import series_apparent_size
 
 
 def _short(artifact_id: str | None) -> str:

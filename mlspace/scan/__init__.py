@@ -12,20 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mlspace.scan.listing import Listing
-    from mlspace.scan.scanner import (
-        ListingCallback,
-        ScanOptions,
-        ScanProgress,
-        normalize_roots,
-        scan,
-    )
+    from mlspace.scan.options import ListingCallback, ScanOptions, ScanProgress
+    from mlspace.scan.scanner import normalize_roots, scan
     from mlspace.scan.snapshot import ScanError, Snapshot, Totals, kind_name
 
 _WHERE = {
     "Listing": "listing",
-    "ListingCallback": "scanner",
-    "ScanOptions": "scanner",
-    "ScanProgress": "scanner",
+    "ListingCallback": "options",
+    "ScanOptions": "options",
+    "ScanProgress": "options",
     "normalize_roots": "scanner",
     "scan": "scanner",
     "ScanError": "snapshot",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import stat
 from array import array
+from dataclasses import replace
 
 import numpy as np
 
-from mlspace.scan.arrays import DirTree, ordered_ranges, parent_rows_of
+from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum, ordered_ranges, parent_rows_of
 from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
@@ -149,6 +150,9 @@ def freeze_snapshot(
     if counted is None:
         counted = first_links(cols, names, offsets, dir_paths, range_rows, range_starts,
                               dir_dev)
+    uncountable = _uncountable_sizes(cols, counted)
+    if len(uncountable):
+        own_totals = None  # the walker's sums hold the sizes that cannot be counted
     if own_totals is None:
         totals = _cumulative_totals(cols, counted, dir_entry, dir_first, dir_count, dir_parent)
     else:
@@ -157,46 +161,83 @@ def freeze_snapshot(
                   for key in ("disk", "apparent", "files", "dirs")}
         totals["newest"] = tree.max_up(own_totals["newest"].astype(np.float64))
 
-    order = np.argsort(dir_entry, kind="stable")
-    snapshot = Snapshot(
-        roots=roots,
-        root_entries=root_entries,
-        name_buffer=names,
-        name_offsets=offsets,
-        kind=cols["kind"],
-        apparent=cols["size"],
-        blocks=cols["blocks"],
-        mtime=cols["mtime"],
-        ino=cols["ino"],
-        nlink=cols["nlink"],
-        uid=cols["uid"],
-        counted=counted,
-        dir_entry=dir_entry,
-        dir_first=dir_first,
-        dir_count=dir_count,
-        dir_dev=dir_dev,
-        dir_parent=dir_parent,
+    snapshot = assembled(
+        entries={"kind": cols["kind"], "apparent": cols["size"], "blocks": cols["blocks"],
+                 "mtime": cols["mtime"], "ino": cols["ino"], "nlink": cols["nlink"],
+                 "uid": cols["uid"], "counted": counted},
+        folders={"dir_entry": dir_entry, "dir_first": dir_first, "dir_count": dir_count,
+                 "dir_dev": dir_dev, "dir_parent": dir_parent},
+        totals=totals, ranges=(range_rows, range_starts),
+        roots=roots, root_entries=root_entries, name_buffer=names, name_offsets=offsets,
         dir_paths=dir_paths,
-        dir_disk=totals["disk"],
-        dir_apparent=totals["apparent"],
-        dir_files=totals["files"],
-        dir_dirs=totals["dirs"],
-        dir_newest=totals["newest"],
-        range_rows=range_rows,
-        range_starts=range_starts,
-        rows_by_entry_sorted=dir_entry[order],
-        rows_by_entry_order=order,
         # by path: the same scan gives the same lists, whatever order it was walked in
         errors=tuple(sorted(errors, key=lambda e: (e.path, e.message))),
         other_filesystems=tuple(sorted(other_filesystems)),
-        duration=duration,
-        cancelled=cancelled,
-        walker=walker,
+        duration=duration, cancelled=cancelled, walker=walker,
+    )
+    return _with_uncountable_errors(snapshot, uncountable) if len(uncountable) else snapshot
+
+
+def assembled(*, entries: dict[str, np.ndarray], folders: dict[str, np.ndarray],
+              totals: dict[str, np.ndarray],
+              ranges: tuple[np.ndarray, np.ndarray] | None = None, **fields: object
+              ) -> Snapshot:
+    """The one constructor of a Snapshot from its columns, for a walk (``freeze_snapshot``)
+    and a saved scan (mlspace.index.rebuild) alike: ``entries`` are the per-entry columns
+    (kind apparent blocks mtime ino nlink uid counted), ``folders`` the folder table
+    (dir_entry dir_first dir_count dir_dev dir_parent), ``totals`` each folder's subtree
+    disk, apparent, files, dirs and newest. The lookups by entry are derived here (``ranges``
+    when the caller has them already), every array is made read-only, and ``fields`` (roots,
+    names, errors, ...) are passed through."""
+    dir_entry = folders["dir_entry"]
+    range_rows, range_starts = ranges or ordered_ranges(folders["dir_first"],
+                                                        folders["dir_count"])
+    order = np.argsort(dir_entry, kind="stable")
+    snapshot = Snapshot(
+        **entries, **folders, **{f"dir_{key}": value for key, value in totals.items()},
+        range_rows=range_rows, range_starts=range_starts,
+        rows_by_entry_sorted=dir_entry[order], rows_by_entry_order=order,
+        **fields,  # type: ignore[arg-type]
     )
     for value in vars(snapshot).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return snapshot
+
+
+def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.ndarray:
+    """Sparse files whose apparent sizes cannot all be added up: three of 2**62 bytes make
+    12 EiB, which wraps to -4 EiB in 64 bits and would be shown as the scan's size. The
+    largest such sizes are counted as what the files take on disk, until the total fits;
+    these entries are returned (``cols["size"]`` changes in place) so the scan says so.
+    Sizes on disk are real blocks and always add up."""
+    sizes = cols["size"]
+    if exact_sum(np.where(counted, sizes, 0)) <= LARGEST_TOTAL:
+        return np.zeros(0, dtype=np.int64)
+    on_disk = cols["blocks"].astype(np.int64) * 512
+    order = np.argsort(sizes, kind="stable")[::-1]
+    order = order[counted[order]]
+    excess = exact_sum(np.where(counted, sizes, 0)) - LARGEST_TOTAL
+    replaced = []
+    for entry in order.tolist():
+        if excess <= 0:
+            break
+        excess -= int(sizes[entry]) - int(on_disk[entry])
+        replaced.append(entry)
+    sizes = cols["size"] = sizes.copy()
+    sizes[replaced] = on_disk[replaced]
+    return np.array(replaced, dtype=np.int64)
+
+
+def _with_uncountable_errors(snapshot: Snapshot, entries: np.ndarray) -> Snapshot:
+    """The snapshot with a line for each file whose apparent size was counted as its size
+    on disk."""
+    said = tuple(ScanError(snapshot.path(e), "its apparent size is left out: added to the "
+                           "others', it is more than any disk holds (a sparse file); counted "
+                           f"as the {int(snapshot.apparent[e]):,} bytes it takes on disk")
+                 for e in entries.tolist())
+    return replace(snapshot, errors=tuple(sorted(snapshot.errors + said,
+                                                 key=lambda e: (e.path, e.message))))
 
 
 def _name_offsets(buffer: memoryview, n: int) -> np.ndarray:

@@ -24,9 +24,10 @@ from mlspace.scan.walker import TOO_DEEP, describe_error
 
 if TYPE_CHECKING:
     from mlspace.scan.listing import Listing
-    from mlspace.scan.scanner import (
+    from mlspace.scan.options import (
         CancelFlag,
         ListingCallback,
+        Pace,
         ProgressCallback,
         ScanOptions,
     )
@@ -85,6 +86,7 @@ def scan_native(
     is_cancelled: CancelFlag,
     on_listing: ListingCallback | None,
     start: float,
+    pace: Pace,
 ) -> Snapshot:
     """Scan the (normalised) ``roots`` with the native walker; see ``scanner.scan``."""
     from mlspace.scan import _walker
@@ -102,16 +104,15 @@ def scan_native(
     from mlspace.scan.snapshot import ScanError
 
     watcher = _Watcher(walk, progress, on_listing, start, first["mark"], len(root_errors),
-                       [p for p, listed in kept if listed] if options.live_totals else None)
+                       [p for p, listed in kept if listed] if options.live_totals else None,
+                       pace)
     if on_listing is not None:
         watcher.hand_over(first, final=True)
-    from mlspace.scan import scanner
-
     # The cancel flag is looked at and progress reported as often as for the Python walker.
     while True:
         if is_cancelled():
             walk.cancel()  # the threads stop within a folder's listing
-        if walk.wait(scanner.CANCEL_POLL):
+        if walk.wait(pace.cancel_poll):
             break
         watcher.look()
     watcher.look(final=True)
@@ -180,8 +181,9 @@ class _Watcher:
     def __init__(self, walk: Any, progress: ProgressCallback | None,
                  on_listing: ListingCallback | None, start: float,
                  roots_mark: tuple[int, int, int], root_errors: int,
-                 live_roots: list[str] | None) -> None:
+                 live_roots: list[str] | None, pace: Pace) -> None:
         self.walk = walk
+        self.pace = pace
         self.progress = progress
         self.on_listing = on_listing
         self.start = start
@@ -198,16 +200,12 @@ class _Watcher:
 
     def look(self, final: bool = False) -> None:
         if self.on_listing is not None:
-            from mlspace.scan import scanner
-
             entries = self.walk.progress()[0]
-            if final or entries - self.mark[0] >= scanner.LISTING_ENTRIES:
+            if final or entries - self.mark[0] >= self.pace.listing_entries:
                 self.hand_over(self.walk.since(*self.mark), final)
-        from mlspace.scan import scanner
-
         now = time.monotonic()
         if self.progress is None or (not final and
-                                     now - self.last_report < scanner.PROGRESS_INTERVAL):
+                                     now - self.last_report < self.pace.progress_interval):
             return
         self.last_report = now
         self.report(now)
@@ -216,8 +214,6 @@ class _Watcher:
         """Give the consumer what was written since the last hand-over (``walk.since``), as
         stretches of about LISTING_ENTRIES entries cut between folders, as
         ``Snapshot.listings`` cuts them: bounded temporaries, however much piled up."""
-        from mlspace.scan import scanner
-
         self.mark = stretch["mark"]
         assert self.on_listing is not None
         counts = _rows(stretch)[:, 2].tolist()
@@ -228,12 +224,12 @@ class _Watcher:
         start_row = start_entry = taken = 0
         for row, count in enumerate(counts):
             taken += count
-            if row + 1 == len(counts) or taken >= scanner.LISTING_ENTRIES:
+            if row + 1 == len(counts) or taken >= self.pace.listing_entries:
                 self.on_listing(_listing(stretch, start_row, row + 1, start_entry))
                 start_row, start_entry, taken = row + 1, start_entry + taken, 0
 
     def report(self, now: float) -> None:
-        from mlspace.scan.scanner import ScanProgress
+        from mlspace.scan.options import ScanProgress
 
         entries, blocks, errors, last, busy = self.walk.progress()
         growing = ()

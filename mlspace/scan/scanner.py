@@ -25,12 +25,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from mlspace.scan.exclude import compile_excludes
 from mlspace.scan.listing import LISTING_ENTRIES
 from mlspace.scan.native import chosen_walker, scan_native
+from mlspace.scan.options import (
+    CancelFlag,
+    ListingCallback,
+    Pace,
+    ProgressCallback,
+    ScanOptions,
+    ScanProgress,
+)
 from mlspace.scan.walker import DirTask, WalkChunk, walk, walk_in_worker
 
 # numpy, the snapshot builder and multiprocessing are imported where they are used: a scan
@@ -39,8 +46,6 @@ if TYPE_CHECKING:
     import multiprocessing.context
 
     from mlspace.scan.build import SnapshotBuilder
-    from mlspace.scan.listing import Listing
-    from mlspace.scan.live_totals import GrowingEntry
     from mlspace.scan.snapshot import Snapshot
 
 #: Entries walked in this process before a pool is considered (about 30 ms of work).
@@ -51,52 +56,6 @@ WORKER_BUDGET = 20_000
 PROGRESS_INTERVAL = 0.1
 #: How often the coordinator looks at the cancel flag while workers run (seconds).
 CANCEL_POLL = 0.02
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    """How to scan. ``workers`` <= 1 walks in this process only (the Python walker)."""
-
-    cross_filesystems: bool = False
-    exclude: tuple[str, ...] = ()
-    workers: int = min(8, os.cpu_count() or 1)
-    #: Report the roots' top-level entries as they grow (the app shows them while it scans;
-    #: the CLI does not pay for them).
-    live_totals: bool = False
-    #: The native walker's threads; 0: THREADS_PER_WORKER per worker. A worker process of
-    #: the Python walker is a core's worth of interpreter; a native thread mostly waits on
-    #: the kernel, and on a cold cache on the disk, which answers faster with more requests
-    #: in flight (on 2 cores, 16 threads scanned the cold 300k tree in 3.0-3.1 s, 8 in
-    #: 3.5-4.2 s, 2 in 4.3-5.7 s, du in 5.3-5.7 s; warm, 16 cost nothing measurable).
-    threads: int = 0
-    #: Scanning behind a window: the native walker's threads run at nice 10, so the
-    #: window's own thread is not one among 17 runnable threads on two cores.
-    behind_window: bool = False
-
-    def native_threads(self) -> int:
-        return self.threads or min(64, THREADS_PER_WORKER * max(1, self.workers))
-
-
-#: See ScanOptions.threads.
-THREADS_PER_WORKER = 8
-
-
-@dataclass(frozen=True)
-class ScanProgress:
-    """A progress report: entries and bytes (on disk) seen so far, and where the scan is."""
-
-    files: int
-    bytes: int
-    current_dir: str
-    errors: int
-    elapsed: float
-    busy: int = 0  # workers walking now (0 while this process walks alone)
-    growing: tuple[GrowingEntry, ...] = ()  # the roots' top-level entries so far, biggest first
-
-
-ProgressCallback = Callable[[ScanProgress], None]
-ListingCallback = Callable[["Listing"], None]
-CancelFlag = Callable[[], bool]
 
 
 class _Reporter:
@@ -187,7 +146,7 @@ def scan(
     is_cancelled = cancelled or (lambda: False)
     if sharer is None and chosen_walker() == "native":
         return scan_native(normalize_roots(roots), options, progress, is_cancelled, on_listing,
-                           start)
+                           start, Pace(PROGRESS_INTERVAL, CANCEL_POLL, LISTING_ENTRIES))
     from mlspace.scan.build import SnapshotBuilder
 
     builder = SnapshotBuilder()

@@ -1,4 +1,7 @@
-"""Start the desktop app: ``mlspace [PATH...] [--demo] [--screenshot FILE]``."""
+"""Start the desktop app: ``mlspace [PATH...] [--demo] [--screenshot FILE]``.
+
+The command line that leads here (``mlspace``, ``mlspace-gui``) is the CLI's
+(``mlspace.cli.app``): it checks what the user named before Qt loads, then calls ``run``."""
 
 from __future__ import annotations
 
@@ -31,16 +34,6 @@ def app_icon() -> QIcon:
         pixmap.loadFromData(icon_png(size).read_bytes(), "PNG")
         icon.addPixmap(pixmap)
     return icon
-
-
-def main() -> int:
-    """The mlspace-gui entry point (a GUI script: no console window on Windows)."""
-    import multiprocessing
-
-    from mlspace.cli import run_gui
-
-    multiprocessing.freeze_support()  # scanner workers in a frozen app
-    return run_gui(sys.argv[1:])
 
 
 def run(paths: list[str], demo: bool = False, screenshot: str | None = None) -> int:

@@ -34,7 +34,7 @@ from mlspace.ui.journal_follow import own_run
 from mlspace.ui.policy_notice import PolicyRunsBanner
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 
 def _tier_problem(tier: Tier) -> str | None:
@@ -48,9 +48,9 @@ def _tier_problem(tier: Tier) -> str | None:
 
 class ArchiveActions(QObject):
     """Owned by the window; it reaches the window's status line, its one cleanup gate and
-    its ending of every job (``_finish``: the message, and a rescan when needed)."""
+    its ending of every job (``finish_job``: the message, and a rescan when needed)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         super().__init__(window)
         self.window = window
         self.ws = window.ws
@@ -192,7 +192,7 @@ class ArchiveActions(QObject):
             QMessageBox.warning(self.window, "mlspace", f"The archive run stopped early: "
                                 f"{result.stopped}.\n\nWhat moved can be put back with Ctrl+Z.")
         self.ws.mark_removed([o.path for o in done])
-        self.window._finish(text, rescan=bool(done))  # links or stubs stand there now
+        self.window.finish_job(text, rescan=bool(done))  # links or stubs stand there now
 
     # ------------------------------------------------------------------ bringing back
     def pointer_at(self, entry: int) -> tuple[str, int | None] | None:
@@ -223,10 +223,10 @@ class ArchiveActions(QObject):
     def _brought_back(self, path: str, outcome: RestoreOutcome) -> None:
         name = os.path.basename(pointer.original_of(path))
         if outcome.restored_to is None:
-            self.window._finish(f"{name} was not brought back: {outcome.reason}", rescan=False)
+            self.window.finish_job(f"{name} was not brought back: {outcome.reason}", rescan=False)
             return
         left = f" ({outcome.reason})" if outcome.reason else ""  # an archived copy kept
-        self.window._finish(f"Brought back {name} from the cold tier{left}.",
+        self.window.finish_job(f"Brought back {name} from the cold tier{left}.",
                             rescan=True)  # the link is a folder or file again
 
     # ------------------------------------------------------------------ the right-click menu

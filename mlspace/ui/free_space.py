@@ -16,7 +16,7 @@ from mlspace.act.outcomes import DELETED, TO_TRASH, CleanupResult
 from mlspace.act.purge import PurgeItem, PurgeResult, in_trash
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 
 def cleanup_words(result: CleanupResult, moved: int, names: str) -> str:
@@ -39,7 +39,7 @@ def cleanup_words(result: CleanupResult, moved: int, names: str) -> str:
 
 
 class FreeSpaceActions:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         self.window = window
         self.button = QPushButton("Free now…")
         self.button.setToolTip("Delete for good what mlspace moved to the trash on the disks "

@@ -35,7 +35,7 @@ from mlspace.paths import within
 from mlspace.ui.journal_watch import Change, Journal, JournalWatcher, Run, changes, newest_undoable
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 #: How many names a message gives before "and N more" (the tooltip has them all).
 NAMED = 3
@@ -77,7 +77,7 @@ def own_run(result: CleanupResult, suggestions: list[Suggestion], kind: str = "c
 class JournalFollower(QObject):
     """Owned by the window (see the module)."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         super().__init__(window)
         self.window = window
         self.ws = window.ws
@@ -232,7 +232,7 @@ class JournalFollower(QObject):
         self.window.status.setToolTip("\n".join(
             f"{'back' if p in c.back else 'moved'}: {p}" for c in news
             for p in sorted(c.gone | c.back)))
-        self.window._finish(message, rescan=rescan or not exact)
+        self.window.finish_job(message, rescan=rescan or not exact)
 
     def _tell(self, news: list[Change], roots: set[str]) -> str:
         """One sentence per run: who, what went or came back, by name."""

@@ -13,11 +13,11 @@ from mlspace.ui.fresh_plan import Replanned, replan
 from mlspace.ui.threads import Background
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 
 class ReadAgain(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         super().__init__(window)
         self.window = window
         self.reader = Background(self)

@@ -15,7 +15,7 @@ from mlspace.ui.threads import Background
 from mlspace.ui.window_settings import settings
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 FORMATS = ("HTML report (*.html);;CSV, one row per item (*.csv);;JSON (*.json);;"
            "Markdown summary (*.md)")
@@ -27,7 +27,7 @@ class ReportExport(QObject):
 
     written = Signal(str)
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         super().__init__(window)
         self.window = window
         self.worker = Background(self)

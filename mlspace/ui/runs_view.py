@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from mlspace import fmt
 from mlspace.classify import Inventory, Run
 from mlspace.paths import natural_key
+from mlspace.tables.runs import RunNow, SeriesNow
 from mlspace.ui.columns import FitColumns
 from mlspace.ui.lazy import RefreshWhenShown
-from mlspace.ui.runs_now import RunNow, SeriesNow
 from mlspace.ui.workspace import Workspace
 
 HEADERS = ("Run / series", "Size", "Checkpoints", "Best", "Latest", "Tool")

@@ -23,8 +23,6 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from mlspace import fmt
 from mlspace.classify import Inventory
-from mlspace.cli.exits import UsageError
-from mlspace.cli.output import binary_output, written_in_place
 from mlspace.demo import is_demo
 from mlspace.index.here import folders_not_here
 from mlspace.index.info import ScanInfo
@@ -33,6 +31,7 @@ from mlspace.scan import Snapshot
 from mlspace.ui.journal_watch import Journal
 from mlspace.ui.threads import finish_thread, start_in_thread
 from mlspace.ui.window_settings import settings
+from mlspace.written import CannotWrite, binary_output, written_in_place
 
 OPEN_FILTERS = ("mlspace scans (*.parquet _metadata);;ncdu/gdu exports (*.json *.json.gz);;"
                 "All files (*)")
@@ -172,7 +171,7 @@ def write_scan_file(path: str, inventory: Inventory, info: ScanInfo) -> None:
     """Write the scan to ``path``: mlspace's index for a name ending in .parquet, else
     ncdu's JSON export (gzip for .gz), stamped with the scan's own time. Written as
     ``mlspace scan -o`` writes: beside the name and moved in place, never replacing what is
-    not a plain file. Raises UsageError with the reason."""
+    not a plain file. Raises CannotWrite with the reason."""
     if path.lower().endswith(".parquet"):
         from mlspace.index.parquet_write import write_parquet
 
@@ -195,7 +194,7 @@ class _SaveJob(QObject):
     def run(self) -> None:
         try:
             write_scan_file(self.path, self.inventory, self.info)
-        except UsageError as err:
+        except CannotWrite as err:
             self.done.emit(self.path, str(err))
         except Exception as err:  # a message in the status bar, never a crash
             self.done.emit(self.path, f"{type(err).__name__}: {err}")

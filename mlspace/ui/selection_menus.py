@@ -21,7 +21,7 @@ from mlspace.classify import Category
 from mlspace.scan.hardlinks import pinned
 
 if TYPE_CHECKING:
-    from mlspace.ui.main_window import MainWindow
+    from mlspace.ui.window_parts import WindowParts
 
 #: Which category's space each policy frees (for the right-click menu of a category bar).
 POLICY_CATEGORY = {
@@ -38,7 +38,7 @@ POLICY_CATEGORY = {
 class SelectionMenus(QObject):
     """Owned by the window; builds each menu when asked, from the workspace as it is then."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowParts) -> None:
         super().__init__(window)
         self.window = window
         self.ws = window.ws

@@ -21,19 +21,15 @@ so, and the window then rescans, keeping the view (``load(..., keep_view=True)``
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from mlspace.act.archived import ArchivedItem, archived_items
+from mlspace.act.archived import ArchivedItem
 from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
-from mlspace.advise.archive import with_user_archive
-from mlspace.advise.standing import StandingIndex
-from mlspace.ages import BUCKETS, AgeTable
-from mlspace.classify import ORDER, Artifact, Category, CategoryTotals, Inventory
+from mlspace.ages import AgeTable
+from mlspace.classify import Artifact, Category, CategoryTotals, Inventory
 from mlspace.config import Settings
 from mlspace.filtering import (
     FilterResult,
@@ -43,20 +39,26 @@ from mlspace.filtering import (
     removed_entries,
 )
 from mlspace.index.growth import GrowthPoint, SizesThen
-from mlspace.owners import owner_name, owners_of, space_by_owner
+from mlspace.owners import owner_name, owners_of
 from mlspace.paths import within
 from mlspace.scan import Totals
-from mlspace.scan.arrays import exact_bincount
-from mlspace.scan.walker import KIND_DIR, KIND_SYMLINK
-from mlspace.ui.redraws import Redraws
-from mlspace.ui.runs_now import (
+from mlspace.tables.archived import archived_in, archived_total
+from mlspace.tables.categories import dominant, dominant_of_many
+from mlspace.tables.changes import change_of, changes_of
+from mlspace.tables.charts import category_bars, chart_tables, owner_bars
+from mlspace.tables.lookup import suggestions_about
+from mlspace.tables.moved import Moved
+from mlspace.tables.now import CategoryTables, DiskNow
+from mlspace.tables.plans import PlanNow
+from mlspace.tables.runs import (
     RunNow,
     SeriesNow,
     SeriesPaths,
     current_artifacts,
-    current_runs,
-    current_series,
+    records_gone,
+    runs_now,
 )
+from mlspace.ui.redraws import Redraws
 
 
 class Workspace(QObject):
@@ -74,9 +76,7 @@ class Workspace(QObject):
         # ---- the truth
         self.inventory: Inventory | None = None
         self.ages: AgeTable | None = None
-        self._gone: dict[str, int] = {}  # paths in the trash now, moved there since the
-        # scan, with their entries (-1: not in the scan)
-        self._touched: dict[int, float] = {}  # folders a move changed: entry -> time now
+        self.moved: Moved | None = None  # what went to the trash since the scan
         # ---- what the user looks at
         self.apparent = False
         self.selected = -1
@@ -84,20 +84,19 @@ class Workspace(QObject):
         self.cleanup_off: dict[str, str] = {}  # scanned folders no cleanup may start in
         # (an opened saved scan's, see mlspace.ui.saved_scans), with why
         self.advice = AdviceSettings()
-        self.full_plan: Plan | None = None
+        self.full_plan: Plan | None = None  # the scan's cleanups, with archiving added
         self.user = Settings()  # config.toml's: the cold tier archive suggestions go to
-        self._advised: Plan | None = None  # the scan's cleanups, before archiving is added
+        self._plans: PlanNow | None = None
         self.names_here = True  # owners are named as this machine names their uids
         self.compared: GrowthPoint | None = None  # the saved scan "change since" is since
         self._then: SizesThen | None = None  # its sizes, per entry of the scan shown
         # ---- derived from the above, in _derive() only
+        self.now: DiskNow | None = None  # the scan less what went since (mlspace.tables)
         self.removed: np.ndarray = np.zeros(0, dtype=bool)  # per entry: in the trash now
-        self._removed_any = False  # removed.any(), asked for every cell painted
-        self._counted: np.ndarray = np.zeros(0, dtype=bool)
         self.whole = _EMPTY  # no filter: what is on disk now
         self.filter = _EMPTY  # the user's filter over what is on disk now
         self.plan: Plan | None = None
-        self._cache: dict[object, object] = {}
+        self._shown: CategoryTables | None = None  # the category tables under the filter
         self._artifact_at: dict[int, Artifact] = {}
         self._series_paths: SeriesPaths | None = None  # made at the first cleanup
         # ---- the views' redraws after a change, one per turn of the event loop
@@ -128,13 +127,13 @@ class Workspace(QObject):
             self.apparent = apparent
         self._artifact_at = {a.entry: a for a in inventory.artifacts}
         self._series_paths = None
-        self._gone = {}
-        self._touched = {}
+        self.moved = Moved(inventory.snapshot)
         self.filter = _EMPTY
         self._derive(disk=True, spec=spec)
-        self._advised = plan if plan is not None else advise(inventory, self.advice)
-        self._add_archiving()
-        self.plan = self._plan_now()
+        self._plans = PlanNow(plan if plan is not None else advise(inventory, self.advice),
+                              inventory, self.user, self.advice)
+        self.full_plan = self._plans.full
+        self.plan = self._plans.standing(self.moved.gone)
         snap = inventory.snapshot
         roots = snap.root_entries
         self.selected = snap.find(selected) if selected else -1
@@ -158,25 +157,23 @@ class Workspace(QObject):
         inv, ages = self.inventory, self.ages
         assert inv is not None and ages is not None
         snap = inv.snapshot
-        if disk:
-            removed = removed_entries(snap, (e for e in self._gone.values() if e >= 0))
-            self._counted = counted_links(snap, removed)
-            self.removed = removed if removed is not None else np.zeros(len(snap), dtype=bool)
-            self._removed_any = removed is not None
-            self.whole = apply_filter(inv, ages, FilterSpec(), removed, self._counted)
+        if disk or self.now is None:
+            assert self.moved is not None
+            removed = removed_entries(snap, self.moved.entries())
+            counted = counted_links(snap, removed)
+            self.whole = apply_filter(inv, ages, FilterSpec(), removed, counted)
+            self.now = DiskNow(inv, ages, removed, counted, self.whole, self.moved.touched)
+            self.removed = self.now.removed
+        now = self.now
         spec = self.filter.spec if spec is None else spec
-        removed_or_none = self.removed if self._removed_any else None
         self.filter = (self.whole if spec == FilterSpec() else
-                       apply_filter(inv, ages, spec, removed_or_none, self._counted))
-        self._cache = {key: value for key, value in self._cache.items()
-                       if not disk and isinstance(key, str) and key.startswith("disk:")}
+                       apply_filter(inv, ages, spec, self.removed if now.any_removed else None,
+                                    now.counted))
+        self._shown = None
 
-    def _cached(self, key: str, make: object) -> object:
-        """A derived table, made once per change of what it depends on: keys starting with
-        "disk:" survive filter changes, the others are dropped with any change."""
-        if key not in self._cache:
-            self._cache[key] = make()  # type: ignore[operator]
-        return self._cache[key]
+    def _now(self) -> DiskNow:
+        assert self.now is not None
+        return self.now
 
     # ---------------------------------------------------------------- viewing
     def set_apparent(self, apparent: bool) -> None:
@@ -191,23 +188,13 @@ class Workspace(QObject):
         self.view_changed.emit()
 
     def toggle_category(self, category: Category) -> None:
-        """Click a category: show only it; click it again: show all."""
-        current = self.filter.spec.categories
-        chosen = None if current == frozenset({category}) else frozenset({category})
-        self.set_filter(replace(self.filter.spec, categories=chosen))
+        self.set_filter(self.filter.spec.toggled_category(category))
 
     def toggle_age(self, bucket: int, category: Category | None = None) -> None:
-        spec = self.filter.spec
-        if spec.bucket == bucket and (category is None or spec.categories == {category}):
-            self.set_filter(replace(spec, bucket=None, categories=None))
-        else:
-            cats = frozenset({category}) if category is not None else spec.categories
-            self.set_filter(replace(spec, bucket=bucket, categories=cats))
+        self.set_filter(self.filter.spec.toggled_age(bucket, category))
 
     def toggle_owner(self, uid: int) -> None:
-        """Click an owner: show only what they own; click again: everyone's."""
-        chosen = None if self.filter.spec.owners == frozenset({uid}) else frozenset({uid})
-        self.set_filter(replace(self.filter.spec, owners=chosen))
+        self.set_filter(self.filter.spec.toggled_owner(uid))
 
     def clear_filter(self) -> None:
         self.set_filter(FilterSpec(min_size=0))
@@ -246,45 +233,29 @@ class Workspace(QObject):
         trash since, or a folder holding it (its sizes are no longer what was scanned), or
         that keeps something moved since (what it says stays no longer does), drops out,
         and comes back when that is undone (no re-advising)."""
-        if self.inventory is None or self.full_plan is None:
+        if self.moved is None or self._plans is None:
             return
-        self.plan = self._plan_now()
+        self.plan = self._plans.standing(self.moved.gone)
         self.plan_changed.emit()
 
     def set_user_settings(self, user: Settings) -> None:
         """The cold tier or its ages changed (the Settings dialog): the archive suggestions
         are made again from the scan's cleanups (no re-advising), or dropped."""
         self.user = user
-        if self.inventory is not None and self._advised is not None:
-            self._add_archiving()
+        if self._plans is not None:
+            self._plans.set_user(user)
+            self.full_plan = self._plans.full
             self.replan()
-
-    def _add_archiving(self) -> None:
-        assert self.inventory is not None and self._advised is not None
-        self.full_plan = with_user_archive(self._advised, self.inventory, self.user,
-                                           self.advice)
-        self._standing = StandingIndex(self.full_plan)
-
-    def _plan_now(self) -> Plan | None:
-        return self._standing.standing(self._gone) if self.full_plan is not None else None
 
     def mark_removed(self, paths: Iterable[str], removed: bool = True) -> bool:
         """Paths moved to the trash (or, with removed=False, put back): every view follows.
         Returns False when the scan cannot say what the disk holds now (a path it never
         saw came back, or what a series' records are read from went): rescan then."""
-        if self.inventory is None:
+        if self.inventory is None or self.moved is None:
             return True
         snap = self.inventory.snapshot
         paths = list(paths)
-        exact = True
-        for path in paths:
-            if removed:
-                self._gone[path] = snap.find(path)
-            elif path in self._gone:
-                del self._gone[path]
-            else:
-                exact = False  # back from an earlier scan's cleanup: this scan has no entry
-        self._touch({os.path.dirname(p) for p in paths})
+        exact = self.moved.mark(paths, removed)
         self._derive(disk=True)
         selected, focus = self.selected, self.focus
         if selected >= 0 and self.removed[selected]:
@@ -298,44 +269,14 @@ class Workspace(QObject):
 
     def in_trash(self, path: str) -> bool:
         """Did the window see ``path`` go to the trash since the scan (and not come back)?"""
-        return path in self._gone
-
-    def _touch(self, folders: set[str]) -> None:
-        """Moving an entry in or out of a folder changes the folder's own time: read it
-        again (one lstat per folder), so "Modified" shows what a scan would."""
-        snap = self.inventory.snapshot  # type: ignore[union-attr]
-        for folder in folders:
-            entry = snap.find(folder)
-            if entry < 0:
-                continue
-            try:
-                self._touched[entry] = os.lstat(folder).st_mtime
-            except OSError:
-                self._touched.pop(entry, None)
+        return self.moved is not None and path in self.moved
 
     def _records_gone(self, paths: list[str]) -> bool:
-        """Did any of ``paths`` take what a series' best or latest is read from: that
-        checkpoint itself, or a file beside the checkpoints (a pointer, a record)?"""
-        inv = self.inventory
-        assert inv is not None
-        moved = set(paths)
+        """Did a move take what a series' records are read from (mlspace.tables.runs)?"""
+        assert self.inventory is not None
         if self._series_paths is None:
-            self._series_paths = SeriesPaths(inv)
-        # A scan has thousands of series, a cleanup a few paths: only the series those
-        # paths can concern are looked at.
-        for s in self._series_paths.near(moved):
-            named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
-            took_named = any(within(p, moved) for p in named)
-            beside = [p for p in moved if os.path.dirname(p) == s.path]
-            if not took_named and not beside:
-                continue
-            kept = [inv.artifact_by_id[m] for m in s.members]
-            if not any(self._present(a) for a in kept):
-                continue  # the whole series went: a scan finds no series there either
-            members = {a.path for a in kept}
-            if took_named or any(p not in members for p in beside):
-                return True
-        return False
+            self._series_paths = SeriesPaths(self.inventory)
+        return records_gone(self.inventory, self._series_paths, paths, self._now())
 
     # ---------------------------------------------------------------- sizes and counts
     def size(self, entry: int) -> int:
@@ -373,68 +314,18 @@ class Workspace(QObject):
     def totals(self, entry: int) -> Totals:
         """An entry's totals as on disk now, whatever the filter: what is left of a folder,
         with its newest time (a folder a cleanup moved something out of is new)."""
-        assert self.inventory is not None
-        snap = self.inventory.snapshot
-        if not self._removed_any and not self._touched:
-            return snap.totals(entry)
-        row = snap.row_of(entry)
-        whole = self.whole
-        if row >= 0:
-            return Totals(int(whole.dir_disk[row]), int(whole.dir_apparent[row]),
-                          int(whole.dir_files[row]), int(self._dirs()[row]),
-                          float(self._newest()[row]))
-        present = not self.removed[entry]
-        counted = present and bool(self._counted[entry])
-        is_dir = snap.is_dir(entry)
-        return Totals(snap.disk_usage(entry) if counted else 0,
-                      int(snap.apparent[entry]) if counted else 0,
-                      int(present and not is_dir), int(present and is_dir),
-                      float(self._mtimes()[entry]))
-
-    def _mtimes(self) -> np.ndarray:
-        def make() -> np.ndarray:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            if not self._touched:
-                return snap.mtime
-            mtime = snap.mtime.copy()
-            mtime[list(self._touched)] = list(self._touched.values())
-            return mtime
-        return self._cached("disk:mtime", make)  # type: ignore[return-value]
-
-    def _newest(self) -> np.ndarray:
-        def make() -> np.ndarray:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            values = np.where(self.removed, -np.inf, self._mtimes())
-            return snap.tree.subtree_max(values)
-        return self._cached("disk:newest", make)  # type: ignore[return-value]
-
-    def _dirs(self) -> np.ndarray:
-        def make() -> np.ndarray:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            scratch = ((snap.kind == KIND_DIR) & ~self.removed).astype(np.int64)
-            return snap.tree.subtree_sums(scratch)
-        return self._cached("disk:dirs", make)  # type: ignore[return-value]
+        return self._now().totals(entry)
 
     # ---------------------------------------------------------------- categories
-    def _categories_now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per folder row x category: disk, apparent, files of what is on disk now."""
-        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            inv = self.inventory
-            assert inv is not None
-            if not self._removed_any:
-                return inv.dir_category_disk, inv.dir_category_apparent, inv.dir_category_files
-            return inv.folder_category_totals(self.removed, self._counted)
-        return self._cached("disk:categories", make)  # type: ignore[return-value]
-
-    def _categories_shown(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The same over what the filter shows."""
-        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _categories_shown(self) -> CategoryTables:
+        """Per folder row x category, of what the filter shows."""
+        if self._shown is None:
             inv, matches = self.inventory, self.filter.matches
             assert inv is not None
-            if not self.filter.spec.narrows or matches is None:
-                return self._categories_now()
-            return inv.folder_category_totals(~matches, self._counted)
-        return self._cached("shown:categories", make)  # type: ignore[return-value]
+            self._shown = (self._now().categories()
+                           if not self.filter.spec.narrows or matches is None else
+                           inv.folder_category_totals(~matches, self._now().counted))
+        return self._shown
 
     def category_breakdown(self, entry: int) -> dict[Category, CategoryTotals]:
         """Per category, what an entry holds on disk now, whatever the filter."""
@@ -446,64 +337,37 @@ class Workspace(QObject):
             t = self.totals(entry)
             out[inv.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
             return out
-        disk, apparent, files = self._categories_now()
+        disk, apparent, files = self._now().categories()
         return {c: CategoryTotals(int(disk[row, c]), int(apparent[row, c]),
                                   int(files[row, c])) for c in Category}
 
     def category_of(self, entry: int) -> Category:
         """What an entry is: a file's own category, a folder's commonest by space on disk
         now. The filter does not change it (Details says what the selection *is*)."""
-        return self._dominant(entry, self._categories_now())
+        assert self.inventory is not None
+        now = self._now().categories()
+        return dominant(self.inventory, entry, now, now, self.apparent)
+
+    def _picked(self) -> Category | None:
+        """The one category the filter shows, if it shows one."""
+        chosen = self.filter.spec.categories
+        return next(iter(chosen)) if chosen is not None and len(chosen) == 1 else None
 
     def dominant_category(self, entry: int) -> Category:
         """The category holding most of what a row or tile shows: under a filter, of what
         the filter shows of it (with one category chosen, that one)."""
-        spec = self.filter.spec
-        if spec.categories is not None and len(spec.categories) == 1 and \
-                self.inventory is not None and self.inventory.snapshot.row_of(entry) >= 0:
-            return next(iter(spec.categories))
-        return self._dominant(entry, self._categories_shown())
+        assert self.inventory is not None
+        picked = self._picked()
+        if picked is not None and self.inventory.snapshot.row_of(entry) >= 0:
+            return picked
+        return dominant(self.inventory, entry, self._categories_shown(),
+                        self._now().categories(), self.apparent)
 
     def dominant_categories(self, entries: list[int]) -> list[Category]:
-        """dominant_category() of many entries at once (the treemap's thousands of tiles):
-        one table lookup for all folders instead of one call each."""
+        """dominant_category() of many entries at once (the treemap's thousands of tiles)."""
         assert self.inventory is not None
-        inv = self.inventory
-        spec = self.filter.spec
-        picked = next(iter(spec.categories)) if spec.categories is not None and \
-            len(spec.categories) == 1 else None
-        at = np.asarray(entries, dtype=np.int64)
-        rows = inv.snapshot.rows_of(at)
-        tables = self._categories_shown()
-        table = (tables[1] if self.apparent else tables[0])
-        folders = rows >= 0
-        per_folder = table[rows[folders]]
-        best = inv.categories[at].astype(np.int64)  # a file: its own category
-        best[folders] = np.where(per_folder.sum(axis=1) > 0, per_folder.argmax(axis=1), -1)
-        out = []
-        for entry, is_folder, category in zip(entries, folders.tolist(), best.tolist(),
-                                              strict=True):
-            if is_folder and picked is not None:
-                out.append(picked)
-            elif category >= 0:
-                out.append(_CATEGORY[category])
-            else:  # a folder showing nothing: the one-entry rule says what
-                out.append(self._dominant(entry, tables))
-        return out
-
-    def _dominant(self, entry: int, tables: tuple[np.ndarray, np.ndarray, np.ndarray]
-                  ) -> Category:
-        assert self.inventory is not None
-        inv = self.inventory
-        row = inv.snapshot.row_of(entry)
-        if row < 0:
-            return inv.category(entry)
-        per_category = (tables[1] if self.apparent else tables[0])[row]
-        if per_category.sum() == 0:
-            if tables is not self._categories_now():
-                return self.category_of(entry)
-            return inv.category(entry)
-        return Category(int(per_category.argmax()))
+        return dominant_of_many(self.inventory, entries, self._categories_shown(),
+                                self._now().categories(), self.apparent, self._picked())
 
     def owner_label(self, uid: int) -> str:
         return owner_name(uid, self.names_here)
@@ -515,86 +379,19 @@ class Workspace(QObject):
 
     def chart_owners(self) -> list[tuple[int, int]]:
         """The owner chart's bars: (uid, space) of each owner of something on disk now,
-        largest first, in the size mode, whatever the filter (as the category chart). The
-        scan's table less what went since, summed over the entries that changed only."""
-        def make() -> list[tuple[int, int]]:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            if not self._removed_any and self._counted is snap.counted:
-                return space_by_owner(snap, self.apparent)
-            return space_by_owner(snap, self.apparent, *self._counted_changes(), self.removed)
-        return self._cached(f"disk:owners:{self.apparent}", make)  # type: ignore[return-value]
+        largest first, in the size mode, whatever the filter (as the category chart)."""
+        return owner_bars(self._now(), self.apparent)
 
     def chart_tables(self) -> tuple[np.ndarray, np.ndarray]:
         """(space per category, space per age bucket x category) for the charts, in the
         current size mode, of what is on disk now. The user's filter is not applied here:
         the charts are where filters are chosen."""
-        per_cat, table, _ = self._charts()
+        per_cat, table, _ = chart_tables(self._now(), self.apparent)
         return per_cat, table
 
     def chart_categories(self) -> list[tuple[Category, int]]:
         """The category chart's bars: every category that holds files or space now."""
-        per_cat, _, files = self._charts()
-        return [(c, int(per_cat[c])) for c in ORDER if files[c] or per_cat[c]]
-
-    def _charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(space per category, space per age bucket x category, files per category) now:
-        the scan's tables, less what went to the trash since and plus what counts in its
-        place (a hard link's other path). Only the entries that changed are summed, so a
-        cleanup of a few checkpoints in a million files costs microseconds, not a pass."""
-        def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            inv = self.inventory
-            assert inv is not None
-            snap = inv.snapshot
-            scanned = self._scanned_charts()
-            if not self._removed_any and self._counted is snap.counted:
-                return scanned
-            added, taken = self._counted_changes()
-            files_gone = np.flatnonzero(self.removed & (snap.kind != KIND_DIR))
-            plus = self._chart_sums(added, np.zeros(0, dtype=np.int64))
-            minus = self._chart_sums(taken, files_gone)
-            return tuple(a + b - c for a, b, c in zip(scanned, plus, minus, strict=True))  # type: ignore[return-value]
-        return self._cached(f"disk:charts:{self.apparent}", make)  # type: ignore[return-value]
-
-    def _counted_changes(self) -> tuple[np.ndarray, np.ndarray]:
-        """(entries counted now and not in the scan, entries counted in the scan and not
-        now): what the charts add and take away. A cleanup or an undo changes a few."""
-        def make() -> tuple[np.ndarray, np.ndarray]:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            keep = ~self.removed & self._counted
-            changed = np.flatnonzero(keep != snap.counted)
-            return changed[keep[changed]], changed[~keep[changed]]
-        return self._cached("disk:counted-changes", make)  # type: ignore[return-value]
-
-    def _scanned_charts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The chart tables of the scan as it was, from the totals classification and the
-        age table already hold (no pass over the entries on the GUI thread)."""
-        inv, ages = self.inventory, self.ages
-        assert inv is not None and ages is not None
-        totals = inv.category_totals()
-        per_cat = np.zeros(len(Category), dtype=np.int64)
-        files = np.zeros(len(Category), dtype=np.int64)
-        for category, t in totals.items():
-            per_cat[category] = t.apparent_size if self.apparent else t.disk_usage
-            files[category] = t.files
-        table = ages.by_category_apparent if self.apparent else ages.by_category
-        return per_cat, table, files
-
-    def _chart_sums(self, counted: np.ndarray, files: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The chart tables of the ``counted`` entries (space) and the ``files`` (counts)."""
-        inv, ages = self.inventory, self.ages
-        assert inv is not None and ages is not None
-        snap = inv.snapshot
-        n_cat = len(Category)
-        sizes = snap.apparent[counted] if self.apparent else snap.disk_sizes(counted)
-        categories = inv.categories[counted]
-        per_cat = exact_bincount(categories, sizes, n_cat)
-        counted_files = snap.kind[counted] != KIND_DIR
-        index = ages.buckets[counted[counted_files]].astype(np.int64) * n_cat + \
-            categories[counted_files]
-        table = exact_bincount(index, sizes[counted_files], len(BUCKETS) * n_cat)
-        file_counts = np.bincount(inv.categories[files], minlength=n_cat).astype(np.int64)
-        return per_cat, table.reshape(len(BUCKETS), n_cat), file_counts
+        return category_bars(self._now(), self.apparent)
 
     # ---------------------------------------------------------------- growth
     def set_compared(self, point: GrowthPoint | None, then: SizesThen | None = None) -> None:
@@ -610,23 +407,16 @@ class Workspace(QObject):
         """How much an entry grew (negative: shrank) since the compared scan, in the size
         mode, of what is on disk now whatever the filter (as the On disk and Apparent
         columns): everything in it, when it was not there then. None when not comparing."""
-        then = self._then
-        if then is None:
+        if self._then is None:
             return None
-        totals = self.totals(entry)
-        now = totals.apparent_size if self.apparent else totals.disk_usage
-        return now - int((then.apparent if self.apparent else then.disk)[entry])
+        return change_of(self._now(), self._then, entry, self.apparent)
 
     def changes(self, entries: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
         """change() of many entries at once, with their sizes now: (change, now), or None
         when not comparing (the treemap's growth colours for thousands of tiles)."""
-        then = self._then
-        if then is None or self.inventory is None:
+        if self._then is None or self.inventory is None:
             return None
-        at = np.asarray(entries, dtype=np.int64)
-        now = self.whole.sizes(self.inventory, at, self.apparent)
-        now = np.where(self.removed[at], 0, now)
-        return now - (then.apparent if self.apparent else then.disk)[at], now
+        return changes_of(self._now(), self._then, entries, self.apparent)
 
     def was_there(self, entry: int) -> bool:
         """Was the entry in the compared scan (False: it is new since, or not comparing)?"""
@@ -644,18 +434,11 @@ class Workspace(QObject):
             entry = snap.parent(entry)
         return None
 
-    def _present(self, a: Artifact) -> bool:
-        return self._artifacts_now([a])[0][0]
-
     def artifact_totals(self, a: Artifact) -> tuple[int, int]:
         """(on disk, apparent) of an artifact now: what is left of its folder or files."""
-        _, disk, apparent = self._artifacts_now([a])
-        return disk[0], apparent[0]
-
-    def _artifacts_now(self, artifacts: list[Artifact]
-                       ) -> tuple[list[bool], list[int], list[int]]:
         assert self.inventory is not None
-        return current_artifacts(self.inventory, artifacts, self.removed, self.whole)
+        _, disk, apparent = current_artifacts(self.inventory, [a], self.removed, self.whole)
+        return disk[0], apparent[0]
 
     def series_now(self, series_id: str) -> SeriesNow | None:
         """A series as it is now, None when none of its checkpoints is left."""
@@ -667,32 +450,12 @@ class Workspace(QObject):
         return self._runs()[0]
 
     def _runs(self) -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
-        def make() -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
-            assert self.inventory is not None
-            by_id = current_series(self.inventory, self.removed, self.whole)
-            return current_runs(self.inventory, by_id, self.removed, self._artifact_at), by_id
-        return self._cached("disk:runs", make)  # type: ignore[return-value]
+        return runs_now(self._now(), self._artifact_at)
 
     # ---------------------------------------------------------------- the cold tier
-    def _archived(self) -> dict[int, ArchivedItem]:
-        """The scan's entries that stand for archived items (the link or stub an archive run
-        left, still there now) with what was archived: the journals, matched with the scan
-        (which sees only a few bytes of pointer)."""
-        def make() -> dict[int, ArchivedItem]:
-            snap = self.inventory.snapshot  # type: ignore[union-attr]
-            found = {}
-            for item in archived_items():
-                entry = snap.find(item.pointer)
-                is_link = item.pointer == item.path
-                if entry >= 0 and not self.removed[entry] and \
-                        (int(snap.kind[entry]) == KIND_SYMLINK) == is_link:
-                    found[entry] = item
-            return found
-        return self._cached("disk:archived", make)  # type: ignore[return-value]
-
     def archived_at(self, entry: int) -> ArchivedItem | None:
         """The archived item an entry stands for (its link or stub), else None."""
-        return self._archived().get(entry) if self.inventory is not None else None
+        return archived_in(self._now()).get(entry) if self.inventory is not None else None
 
     def archived_total(self) -> int:
         """What the archived items whose links or stubs the scan holds took on this disk
@@ -700,8 +463,7 @@ class Workspace(QObject):
         (not counted in them: the pointers are a few bytes each)."""
         if self.inventory is None:
             return 0
-        return sum(i.apparent_size if self.apparent else i.disk_usage
-                   for i in self._archived().values())
+        return archived_total(self._now(), self.apparent)
 
     def frees(self, suggestion: Suggestion) -> int:
         """What a suggestion frees, in the size mode shown."""
@@ -711,19 +473,7 @@ class Workspace(QObject):
         """Suggestions that name this entry, lie inside it, or are about its series or run."""
         if self.inventory is None or self.plan is None or entry < 0:
             return []
-        inv = self.inventory
-        path = inv.snapshot.path(entry)
-        artifact = self.artifact_at(entry)
-        subjects: set[str] = set()
-        if artifact is not None:  # (no series or run: None, which must match nothing)
-            subjects |= {s for s in (artifact.id, artifact.series, artifact.run) if s}
-        series_here = {s.id for s in inv.series
-                       if s.path == path or s.path.startswith(path.rstrip("/") + "/")}
-        return [s for s in self.plan.suggestions
-                if s.subject in subjects | series_here
-                or any(p == path or p.startswith(path.rstrip("/") + "/")
-                       or path.startswith(p.rstrip("/") + "/") for p in s.paths)]
+        return suggestions_about(self.inventory, self.plan, entry, self.artifact_at(entry))
 
 
-_CATEGORY = {int(c): c for c in Category}  # by value: faster than Category(value)
 _EMPTY = FilterResult(FilterSpec(), None, None, *(np.zeros(0, dtype=np.int64),) * 4)

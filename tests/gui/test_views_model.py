@@ -220,15 +220,22 @@ class ViewsFollowTheDisk(RuleBasedStateMachine):
         self.window.close()
 
 
+#: Sequences of the default run (a fixed draw: every run tries the same ones), and of the
+#: deeper run that is opt-in (``-m slow``): each sequence costs seconds of GUI and rescans.
+EXAMPLES, DEEPER = 8, 20
+
+
+@pytest.mark.parametrize("examples", [EXAMPLES, pytest.param(DEEPER, marks=pytest.mark.slow)])
 def test_every_number_on_screen_follows_the_disk(qtbot: QtBot, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 examples: int) -> None:
     ViewsFollowTheDisk.qtbot = qtbot
     ViewsFollowTheDisk.monkeypatch = monkeypatch
     ViewsFollowTheDisk.tmp = tmp_path
     # A fixed sequence of examples in every run (MLSPACE_MODEL_RANDOM=1 draws new ones, and
     # MLSPACE_MODEL_EXAMPLES=200 runs longer, for a deeper look).
     run_state_machine_as_test(ViewsFollowTheDisk, settings=settings(
-        max_examples=int(os.environ.get("MLSPACE_MODEL_EXAMPLES", "20")),
+        max_examples=int(os.environ.get("MLSPACE_MODEL_EXAMPLES", examples)),
         stateful_step_count=12, deadline=None, database=None,
         derandomize=not os.environ.get("MLSPACE_MODEL_RANDOM"),
         # Shrinking a GUI run takes minutes; a failure prints its (at most 12) steps anyway.

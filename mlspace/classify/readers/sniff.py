@@ -16,6 +16,7 @@ xz, zstd, lz4, tar and zip (by member names), images, audio, text tables and JSO
 from __future__ import annotations
 
 import pickletools
+import re
 import struct
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ TAIL_BYTES = 64 * 1024
 MODEL = "model"  # weights or a trained estimator: a checkpoint
 RECORD = "record"  # metrics, a history, a tracker's messages: a log
 DATA = "data"  # arrays, tables, media: a dataset
+TRACE = "trace"  # a profiler's or tracer's record of a program's run: debug output
 
 
 @dataclass(frozen=True)
@@ -285,7 +287,12 @@ def _text(head: bytes, tail: bytes) -> Sniffed | None:
         return None
     stripped = text.lstrip()
     if stripped[:15].lower().startswith(("<!doctype html", "<html")):
+        found = _PROFILE_VOCABULARY.search(text)
+        if found:
+            return Sniffed("html", TRACE, f"HTML profile viewer ({found.group(0)})")
         return Sniffed("html", None, "HTML document")
+    if stripped[:1] in ("{", "[") and _TRACE_KEYS.search(stripped[:_TRACE_HEAD]):
+        return Sniffed("json", TRACE, "trace events (Chrome trace format)")
     keys = json_top_keys(text)
     if keys is not None:
         return _json_holds(keys)
@@ -298,6 +305,18 @@ def _text(head: bytes, tail: bytes) -> Sniffed | None:
             return Sniffed("table", RECORD, f"a table of {', '.join(metrics[:3])}")
         return Sniffed("table", DATA, f"a table of {', '.join(columns[:3])}")
     return Sniffed("text", None, "text")
+
+
+#: A page that shows a program's profile: profilers' viewers say so in their markup or
+#: scripts (flame graphs, call trees, trace events, the viewers they embed).
+_PROFILE_VOCABULARY = re.compile(
+    r"(?i)flame ?graph|flamechart|call ?tree|traceEvents|speedscope|perfetto|trace ?viewer"
+    r"|\bprofiler?\b|\bprofiling\b|\bsampling profile")
+#: The Chrome trace-event format every tracer writes (torch.profiler, JAX, tracers of
+#: Python): an object with ``traceEvents``, or a list of events with phase and timestamp.
+_TRACE_KEYS = re.compile(r'^\{\s*"(traceEvents|displayTimeUnit)"|^\[\s*\{\s*"(name|ph|pid)"'
+                         r'[^}]{0,200}"ph"\s*:\s*"[A-Za-z]"')
+_TRACE_HEAD = 4096
 
 
 def _counts_progress(column: str) -> bool:

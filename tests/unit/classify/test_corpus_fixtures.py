@@ -1,8 +1,11 @@
 """The first-contact corpus (tests/corpus, issue 27) builds, and is what it claims: every
 file the tool wrote is labelled with a category, every big file is rebuilt at its real size
 with its real first and last bytes, and the best and latest checkpoints the tool named exist
-and are labelled checkpoints. The accuracy target is the last test, expected to fail until
-the classifier meets it."""
+and are labelled checkpoints. Then what the classifier must hold on it: no suggestion that
+touches a recorded or named best or latest, on any tool; the tuning sets right; and the
+set kept for first contact (heldout2) no worse than it was at first contact. Issue 27's
+target there (95%) is measured by benchmarks/bench_accuracy.py, not asserted: it is not met
+(docs/recognition.md)."""
 
 from __future__ import annotations
 
@@ -75,17 +78,33 @@ def test_the_tree_is_rebuilt_as_the_tool_wrote_it(tool: CorpusTool, tmp_path: Pa
                     assert f.read() == tail
 
 
-@pytest.mark.xfail(strict=False, reason="issue 27 target")
-def test_first_contact_target(tmp_path: Path) -> None:
-    """Issue 27's target over every corpus tool present: at least 95% of the files and of
-    the bytes in the category an ML engineer gives them, and no suggestion at any risk
-    level that touches a checkpoint the tool recorded or named as best or latest."""
+#: The tools the classifier was tuned on (dev) or has since been (heldout, once measured).
+TUNED = ("dev", "heldout")
+#: heldout2 at first contact, before any change for it (benchmarks/
+#: first_contact_baseline_heldout2.md): a floor, so a later change cannot lose it silently.
+FIRST_CONTACT_FLOOR = {"files": 0.843, "bytes": 0.143}
+
+
+def _judged(tmp_path: Path, sets: tuple[str, ...]) -> tuple[list, list]:
     verdicts, bad = [], []
-    for index, tool in enumerate(TOOLS):
+    for index, tool in enumerate(t for t in TOOLS if t.set in sets):
         root = tmp_path / f"ws{index:02d}"
         inv = inventory_of(make(root, corpus_spec(tool)))
         verdicts += judge(tool.layout, root, inv)
         bad += touching_protected(tool, root, permissive_plan(inv))
+    assert verdicts, f"no corpus tools in {sets}"
+    return verdicts, bad
+
+
+def test_the_tuned_sets_are_right_and_nothing_protected_is_suggested(tmp_path: Path) -> None:
+    verdicts, bad = _judged(tmp_path, TUNED)
     assert accuracy(verdicts) >= 0.95
     assert accuracy(verdicts, by_bytes=True) >= 0.95
+    assert bad == []
+
+
+def test_first_contact_is_no_worse_and_nothing_protected_is_suggested(tmp_path: Path) -> None:
+    verdicts, bad = _judged(tmp_path, ("heldout2",))
+    assert accuracy(verdicts) >= FIRST_CONTACT_FLOOR["files"]
+    assert accuracy(verdicts, by_bytes=True) >= FIRST_CONTACT_FLOOR["bytes"]
     assert bad == []

@@ -1,6 +1,7 @@
 """Runs, checkpoint series and artifacts as they are on disk now: the scan's, less what the
-app moved to the trash since (the workspace keeps that mask and caches what is made here
-until the next cleanup or undo). Plain arrays and values, no Qt."""
+app moved to the trash since (the workspace keeps that mask, and what is made here is kept
+until the next cleanup or undo); and whether a move took what a series' records are read
+from, which the scan cannot follow. Plain arrays and values, no Qt."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import numpy as np
 
 from mlspace.classify import Artifact, Inventory, Run, Series
 from mlspace.filtering import FilterResult
+from mlspace.paths import within
 from mlspace.scan.arrays import exact_bincount
+from mlspace.tables.now import DiskNow
 
 
 @dataclass(frozen=True)
@@ -125,3 +128,34 @@ def current_runs(inv: Inventory, series: Mapping[str, SeriesNow], removed: np.nd
         tool = folder.tool if is_run_folder and folder.tool else held[0].tool if held else None
         runs.append(RunNow(run, tool, held))
     return tuple(runs)
+
+
+def runs_now(now: DiskNow, artifact_at: Mapping[int, Artifact]
+             ) -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
+    """(the runs a scan would find now, every series left by id), made once per DiskNow."""
+    def make() -> tuple[tuple[RunNow, ...], dict[str, SeriesNow]]:
+        by_id = current_series(now.inventory, now.removed, now.whole)
+        return current_runs(now.inventory, by_id, now.removed, artifact_at), by_id
+    return now.once("runs", make)
+
+
+def records_gone(inv: Inventory, near: SeriesPaths, paths: list[str], now: DiskNow) -> bool:
+    """Did any of ``paths`` (moved to the trash, ``now`` after it) take what a series' best
+    or latest is read from: that checkpoint itself, or a file beside the checkpoints (a
+    pointer, a record)? A rescan must say then what the series holds."""
+    moved = set(paths)
+    # A scan has thousands of series, a cleanup a few paths: only the series those paths
+    # can concern are looked at.
+    for s in near.near(moved):
+        named = {inv.artifact_by_id[i].path for i in (s.best, s.latest) if i}
+        took_named = any(within(p, moved) for p in named)
+        beside = [p for p in moved if os.path.dirname(p) == s.path]
+        if not took_named and not beside:
+            continue
+        kept = [inv.artifact_by_id[m] for m in s.members]
+        if not any(current_artifacts(inv, kept, now.removed, now.whole)[0]):
+            continue  # the whole series went: a scan finds no series there either
+        members = {a.path for a in kept}
+        if took_named or any(p not in members for p in beside):
+            return True
+    return False

@@ -13,7 +13,7 @@ from workspaces import hf_run
 from mlspace.ages import age_table
 from mlspace.classify import Inventory
 from mlspace.filtering import FilterSpec, apply_filter, counted_links, removed_entries
-from mlspace.ui.runs_now import SeriesNow, current_runs, current_series
+from mlspace.tables.runs import SeriesNow, current_runs, current_series
 
 
 def _now(inv: Inventory, gone: list[str]) -> tuple[dict[str, SeriesNow], tuple]:
