@@ -57,4 +57,7 @@ def _save_screenshot(window: MainWindow, path: str, app: QApplication) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     ok = window.grab().save(str(target))
     print(f"screenshot {'saved to' if ok else 'could not be saved to'} {target}")
+    # Closed, not just left: closing waits for the window's worker threads (the disk line,
+    # growth, saving), which a running QThread destroyed at exit would abort on.
+    window.close()
     app.exit(0 if ok else 1)
