@@ -81,6 +81,8 @@ FILE_TOUCHING_MODULES = {
     "desktop.py": "installs the menu entry and icons",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
     "trust.py": "creates mlspace's own record files with a private mode (private_opener)",
+    "guard/state.py": "the guard's own state file and reports, written whole and renamed "
+                      "into place",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
              "symlink", "truncate", "renames"}

@@ -1,0 +1,136 @@
+"""Learning what the active runs write, cheaply.
+
+Where the runs are comes from the last saved scan of the workspace (``mlspace scan --save``
+or the app's history), or, when there is none, from one scan when the guard starts; never
+from a full rescan on a timer. From then on each round only stats a few folders per run:
+the run folder, its checkpoint series' folders and the newest checkpoint (a checkpoint
+being written changes its own folder). When one of them changed, that run folder alone is
+rescanned and classified (a light rescan: a run folder holds a few hundred files), and its
+new checkpoints become sightings with their size and time. The folders holding runs are
+stat'ed too, so a run started after the last scan is found the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass, field
+
+from mlspace.classify import Inventory, classify
+from mlspace.guard.cadence import KEEP, Sighting
+from mlspace.scan import ScanOptions, scan
+
+
+@dataclass
+class Watched:
+    """One run folder the guard follows: its series' checkpoints seen so far, and the
+    folders' mtimes when it last looked."""
+
+    folder: str
+    root: str
+    series: dict[str, list[Sighting]] = field(default_factory=dict)  # series folder -> seen
+    stamps: dict[str, int] = field(default_factory=dict)  # folder -> st_mtime_ns
+
+    def to_json(self) -> dict:
+        return {"folder": self.folder, "root": self.root, "stamps": self.stamps,
+                "series": {p: [[s.name, s.mtime, s.size] for s in seen]
+                           for p, seen in self.series.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Watched:
+        return cls(str(data["folder"]), str(data["root"]),
+                   {str(p): [Sighting(str(n), float(m), int(z)) for n, m, z in seen]
+                    for p, seen in dict(data.get("series", {})).items()},
+                   {str(k): int(v) for k, v in dict(data.get("stamps", {})).items()})
+
+
+def _mtime_ns(path: str) -> int | None:
+    try:
+        return os.stat(path, follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return None
+
+
+def series_of(inv: Inventory) -> dict[str, dict[str, list[Sighting]]]:
+    """{run folder: {series folder: its checkpoints}} of an inventory (a series without a
+    run is its own run folder)."""
+    artifacts, runs = inv.artifact_by_id, inv.run_by_id
+    out: dict[str, dict[str, list[Sighting]]] = {}
+    for s in inv.series:
+        run = runs.get(s.run) if s.run else None
+        folder = run.path if run is not None else s.path
+        seen = [Sighting(a.path, a.newest_mtime, a.disk_usage)
+                for a in (artifacts.get(m) for m in s.members) if a is not None]
+        out.setdefault(folder, {})[s.path] = sorted(seen, key=lambda x: x.mtime)[-KEEP:]
+    return out
+
+
+def light_scan(folder: str) -> Inventory:
+    """One folder scanned and classified in this process (the guard's only walks)."""
+    return classify(scan([folder], ScanOptions(workers=1, threads=2)))
+
+
+def watched_from(inv: Inventory, root: str) -> list[Watched]:
+    """The runs of a workspace's inventory, as folders to follow."""
+    return [Watched(folder, root, series) for folder, series in series_of(inv).items()]
+
+
+def _stamp_targets(w: Watched) -> list[str]:
+    newest = [max(seen, key=lambda s: s.mtime).name for seen in w.series.values() if seen]
+    return sorted({w.folder, *w.series, *newest})
+
+
+def restamp(w: Watched) -> None:
+    w.stamps = {p: t for p in _stamp_targets(w) if (t := _mtime_ns(p)) is not None}
+
+
+def changed(w: Watched) -> bool:
+    """Did any folder the run writes into change since the guard last looked?"""
+    return not w.stamps or any(_mtime_ns(p) != t for p, t in w.stamps.items())
+
+
+def observe(w: Watched) -> int:
+    """Look at one run: when its folders changed, rescan it and take in its new
+    checkpoints. Returns the bytes its new (or grown) checkpoints added."""
+    if not changed(w):
+        return 0
+    if not os.path.isdir(w.folder):
+        w.series, w.stamps = {}, {}
+        return 0
+    fresh = series_of(light_scan(w.folder)).get(w.folder, {})
+    added = 0
+    for path, seen in fresh.items():
+        before = {s.name: s.size for s in w.series.get(path, [])}
+        added += sum(max(s.size - before.get(s.name, 0), 0) for s in seen)
+        old = [s for s in w.series.get(path, []) if s.name not in {x.name for x in seen}]
+        merged = sorted(old + seen, key=lambda s: s.mtime)[-KEEP:]
+        w.series[path] = merged
+    restamp(w)
+    return added
+
+
+def new_runs(parents: dict[str, int], known: set[str], root: str) -> list[Watched]:
+    """Runs started in a folder that holds runs since the guard last looked (its mtime
+    changed): each new child folder is rescanned once; ``parents`` is updated."""
+    found: list[Watched] = []
+    for parent, stamp in list(parents.items()):
+        now = _mtime_ns(parent)
+        if now is None or now == stamp:
+            continue
+        parents[parent] = now
+        with contextlib.suppress(OSError):
+            with os.scandir(parent) as it:
+                children = [e.path for e in it if e.is_dir(follow_symlinks=False)
+                            and e.path not in known and e.stat().st_mtime_ns >= stamp]
+            for child in children:
+                for w in watched_from(light_scan(child), root):
+                    if w.folder not in known:
+                        known.add(w.folder)
+                        found.append(w)
+    return found
+
+
+def parents_of(watched: list[Watched]) -> dict[str, int]:
+    """The folders holding the runs, with their mtimes now."""
+    folders = {os.path.dirname(w.folder) for w in watched}
+    return {p: t for p in sorted(folders) if (t := _mtime_ns(p)) is not None}
