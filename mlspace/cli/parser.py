@@ -45,6 +45,7 @@ COMMANDS: dict[str, Handler] = {
     "policy": _handler("cmd_policy", "cmd_policy"),
     "apply-policy": _handler("cmd_policy", "cmd_apply_policy"),
     "purge": _handler("cmd_purge", "cmd_purge"),
+    "guard": _handler("cmd_guard", "cmd_guard"),
 }
 
 
@@ -196,7 +197,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
 
     _add_tier_commands(commands)
+    _add_guard_command(commands)
     return parser
+
+
+def _add_guard_command(commands: argparse._SubParsersAction) -> None:
+    guard = commands.add_parser(
+        "guard", help="watch the disks of workspaces, warn before they fill, free space as "
+        "their policy's [guard] section allows")
+    guard.add_argument("paths", nargs="+", metavar="PATH",
+                       help="workspace folders to guard, or `status`: what the guard saw last")
+    guard.add_argument("--once", action="store_true",
+                       help="one round (sample, forecast, warn, act), then exit")
+    guard.add_argument("--install", action="store_true",
+                       help="write, verify and start a systemd user service that guards them")
+    guard.add_argument("--policy", metavar="FILE", help=f"the policy for every PATH (default: "
+                       f"{POLICY_NAME} in each PATH, else policy.toml in the config folder)")
 
 
 def _add_purge_command(commands: argparse._SubParsersAction) -> None:
