@@ -101,6 +101,9 @@ def _body(line: str, fs: FileSystem, freed: Freed | None, roots: Sequence[str]) 
     if freed is not None and not freed.nothing_safe:
         parts.append(f"The guard freed {fmt.size(max(freed.freed, 0))} (deleted for good; "
                      f"see {freed.report or 'mlspace policy runs'}).")
+    elif freed is not None and freed.cleaned is not None and freed.cleaned.skipped:
+        parts.append(f"The guard could not free anything ({freed.cleaned.skipped[0].reason})"
+                     ": free space by hand.")
     elif freed is not None:
         parts.append("Nothing is left that the guard may free: free space by hand.")
     parts.append(f"Open: mlspace {' '.join(roots)}")
