@@ -83,6 +83,8 @@ FILE_TOUCHING_MODULES = {
     "trust.py": "creates mlspace's own record files with a private mode (private_opener)",
     "guard/state.py": "the guard's own state file and reports, written whole and renamed "
                       "into place",
+    "guard/setup.py": "puts the user's policy back as it was when the [guard] section it "
+                      "added does not read",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
              "symlink", "truncate", "renames"}

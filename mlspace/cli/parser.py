@@ -10,12 +10,11 @@ from collections.abc import Callable
 
 from mlspace import __version__
 from mlspace.cli.apparent import add_apparent_argument
+from mlspace.config import POLICY_NAME
 from mlspace.scan import ScanOptions
 
 Handler = Callable[[argparse.Namespace], int]
 
-#: The file a workspace's cleanup policy is kept in (``policy``, ``apply-policy``).
-POLICY_NAME = "mlspace-policy.toml"
 #: ``scan --format``'s choices.
 SCAN_FORMATS = ("table", "json", "csv", "parquet", "ncdu")
 
