@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from mlspace.act import JournalUnavailable, policy_report, purge, run
+from mlspace.act import JournalUnavailable, lock, policy_report, purge, run
 from mlspace.act.journal import record_policy_run
 from mlspace.act.outcomes import CleanupResult
 from mlspace.act.policy import Policy, Selection, select
@@ -131,7 +131,17 @@ def guard_selection(chosen: Selection, inv: Inventory, guard: GuardSettings,
 
 
 def free(root: str, chosen_policy: Policy, target: int, now: float | None = None) -> Freed:
-    """Free space on ``root``'s disk until ``target`` bytes are available (module doc)."""
+    """Free space on ``root``'s disk until ``target`` bytes are available (module doc),
+    holding the tree as a policy run does: while another run of mlspace works on it (the
+    nightly apply-policy), the guard does nothing and says so."""
+    try:
+        with lock.hold([root], f"mlspace guard (policy {chosen_policy.path})"):
+            return _free(root, chosen_policy, target, now)
+    except lock.Busy as err:
+        return Freed(None, None, 0, ((root, str(err)),))
+
+
+def _free(root: str, chosen_policy: Policy, target: int, now: float | None) -> Freed:
     guard = chosen_policy.guard or GuardSettings()
     now = time.time() if now is None else now
     start = _available(root)

@@ -21,7 +21,6 @@ class GuardView:
     status: str  # watching, warned, acted, gone, or OFF
     forecast: str  # "fills in ~3 h at the current rate", or "" when there is none
     acting: bool  # the disk's policy lets the guard free space
-    since: float | None = None  # when the guard last looked
 
     def words(self) -> str:
         return " · ".join(p for p in (self.forecast, f"guard: {self.status}") if p)
@@ -42,4 +41,4 @@ def view_of(mount: str, state: GuardState | None = None, now: float | None = Non
         if running and full and full[0] > now - when else \
         "not filling at the current rate" if running and last.get("available") else ""
     return GuardView(str(last.get("status", OFF)) if running else OFF, forecast,
-                     bool(last.get("acting")), when)
+                     bool(last.get("acting")))
