@@ -64,6 +64,8 @@ def learn(root: str, state: GuardState) -> None:
         state.runs.setdefault(w.folder, w)
     state.parents[root] = runs.parents_of(found) or \
         {root: os.stat(root, follow_symlinks=False).st_mtime_ns}
+    for parent in state.parents[root]:
+        state.children[parent] = runs.child_folders(parent)
     state.learned[root] = time.time()
 
 
@@ -115,16 +117,17 @@ def guard_round(roots: Sequence[str], policies: Mapping[str, Policy | None],
                 warn: Warn = notify.warn) -> list[DiskRound]:
     """One round over ``roots`` (each with its policy, or None: watch and warn only)."""
     now = time.time() if now is None else now
-    for root in roots:
-        if root not in state.learned and os.path.isdir(root):
+    here = [r for r in roots if os.path.isdir(r)]  # a disk pulled away is only named
+    for root in here:
+        if root not in state.learned:
             learn(root, state)
     added: dict[str, int] = {}
-    for root in roots:
+    for root in here:
         known = set(state.runs)
-        for w in runs.new_runs(state.parents.get(root, {}), known, root):
+        for w in runs.new_runs(state.parents.get(root, {}), state.children, known, root):
             state.runs[w.folder] = w
     for w in list(state.runs.values()):
-        if w.root in roots:
+        if w.root in here:
             grew = runs.observe(w)
             added[w.root] = added.get(w.root, 0) + grew
     by_mount: dict[str, list[str]] = {}

@@ -95,8 +95,7 @@ def observe(w: Watched) -> int:
     if not changed(w):
         return 0
     if not os.path.isdir(w.folder):
-        w.series, w.stamps = {}, {}
-        return 0
+        return 0  # gone, or its disk is away: what was learned stays for its return
     fresh = series_of(light_scan(w.folder)).get(w.folder, {})
     added = 0
     for path, seen in fresh.items():
@@ -109,24 +108,36 @@ def observe(w: Watched) -> int:
     return added
 
 
-def new_runs(parents: dict[str, int], known: set[str], root: str) -> list[Watched]:
-    """Runs started in a folder that holds runs since the guard last looked (its mtime
-    changed): each new child folder is rescanned once; ``parents`` is updated."""
+def child_folders(parent: str) -> list[str]:
+    """The names of the folders in ``parent`` (none when it cannot be listed)."""
+    with contextlib.suppress(OSError), os.scandir(parent) as it:
+        return sorted(e.name for e in it if e.is_dir(follow_symlinks=False))
+    return []
+
+
+def new_runs(parents: dict[str, int], children: dict[str, list[str]], known: set[str],
+             root: str) -> list[Watched]:
+    """Runs started in a folder that holds runs since the guard last looked: when its
+    mtime changed, each folder in it that was not there before is rescanned once (a
+    folder that was there, a dataset being written into, is not). ``parents`` and
+    ``children`` are updated."""
     found: list[Watched] = []
     for parent, stamp in list(parents.items()):
         now = _mtime_ns(parent)
         if now is None or now == stamp:
             continue
         parents[parent] = now
-        with contextlib.suppress(OSError):
-            with os.scandir(parent) as it:
-                children = [e.path for e in it if e.is_dir(follow_symlinks=False)
-                            and e.path not in known and e.stat().st_mtime_ns >= stamp]
-            for child in children:
-                for w in watched_from(light_scan(child), root):
-                    if w.folder not in known:
-                        known.add(w.folder)
-                        found.append(w)
+        names = child_folders(parent)
+        before = set(children.get(parent, ()))
+        children[parent] = names
+        for name in names:
+            child = os.path.join(parent, name)
+            if name in before or child in known:
+                continue
+            for w in watched_from(light_scan(child), root):
+                if w.folder not in known:
+                    known.add(w.folder)
+                    found.append(w)
     return found
 
 

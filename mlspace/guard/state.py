@@ -68,13 +68,15 @@ class GuardState:
     disks: dict[str, DiskState] = field(default_factory=dict)  # mount point -> state
     runs: dict[str, Watched] = field(default_factory=dict)  # run folder -> what is known
     parents: dict[str, dict[str, int]] = field(default_factory=dict)  # root -> run parents
+    children: dict[str, list[str]] = field(default_factory=dict)  # run parent -> its folders
     learned: dict[str, float] = field(default_factory=dict)  # root -> when its runs were
     problem: str = ""  # why the saved state was not used, if it was not
 
     def to_json(self) -> dict:
         return {"version": 1, "disks": {m: d.to_json() for m, d in self.disks.items()},
                 "runs": [w.to_json() for w in self.runs.values()],
-                "parents": self.parents, "learned": self.learned}
+                "parents": self.parents, "children": self.children,
+                "learned": self.learned}
 
 
 def load(path: Path | None = None) -> GuardState:
@@ -90,6 +92,8 @@ def load(path: Path | None = None) -> GuardState:
                           {w.folder: w for w in map(Watched.from_json, data.get("runs", []))},
                           {str(r): {str(p): int(t) for p, t in dict(v).items()}
                            for r, v in dict(data.get("parents", {})).items()},
+                          {str(p): [str(n) for n in v]
+                           for p, v in dict(data.get("children", {})).items()},
                           {str(r): float(t) for r, t in dict(data.get("learned", {})).items()})
     except Unreadable as err:
         missing = str(err) == NOT_THERE

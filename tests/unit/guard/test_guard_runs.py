@@ -1,0 +1,62 @@
+"""Learning the runs cheaply: from the last saved scan when there is one, a quiet round
+rescans nothing, a new checkpoint rescans only its run folder, and a run started later is
+found from the folder holding runs (a folder that was there already is never walked)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from guard_sim import MIB, Writer
+
+from mlspace.guard import rounds, runs
+from mlspace.guard.state import GuardState
+
+
+def _count_scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    scanned: list[str] = []
+    real = runs.light_scan
+
+    def counting(folder: str):  # noqa: ANN202 - the inventory
+        scanned.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(runs, "light_scan", counting)
+    return scanned
+
+
+def test_rounds_rescan_only_what_changed_and_find_new_runs(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    ws = tmp_path / "ws"
+    t0 = time.time() - 1000
+    old = Writer(ws / "outputs" / "a", t0, size=MIB)
+    for _ in range(4):
+        old.write()
+    data = ws / "outputs" / "data"
+    data.mkdir()
+    scanned = _count_scans(monkeypatch)
+    state = GuardState()
+    rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
+    assert scanned[0] == str(ws)  # no saved scan: one scan to learn the runs
+    assert str(old.run) in state.runs
+    scanned.clear()
+    rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
+    assert scanned == [], "a quiet round walks nothing"
+
+    old.write()
+    (data / "part-0.bin").write_bytes(b"x")  # a folder that was there: not walked
+    rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
+    assert scanned == [str(old.run)]
+    (seen,) = state.runs[str(old.run)].series.values()
+    assert len(seen) == 5 and seen[-1].size >= MIB
+
+    scanned.clear()
+    time.sleep(0.01)
+    new = Writer(ws / "outputs" / "b", t0, size=MIB)
+    for _ in range(3):
+        new.write()
+    rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
+    assert str(new.run) in scanned and str(data) not in scanned
+    assert str(new.run) in state.runs
