@@ -4,6 +4,8 @@ found from the folder holding runs (a folder that was there already is never wal
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -60,3 +62,20 @@ def test_rounds_rescan_only_what_changed_and_find_new_runs(tmp_path: Path,
     rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
     assert str(new.run) in scanned and str(data) not in scanned
     assert str(new.run) in state.runs
+
+
+def test_the_runs_are_learned_from_the_last_saved_scan(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = tmp_path / "ws"
+    run = Writer(ws / "outputs" / "a", time.time() - 1000, size=MIB)
+    for _ in range(4):
+        run.write()
+    saved = subprocess.run([sys.executable, "-m", "mlspace", "scan", str(ws), "--save"],
+                           capture_output=True, text=True)
+    assert saved.returncode == 0, saved.stderr
+    scanned = _count_scans(monkeypatch)
+    state = GuardState()
+    rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
+    assert str(ws) not in scanned, "the saved scan said where the runs are"
+    (seen,) = state.runs[str(run.run)].series.values()
+    assert [s.name.rsplit("/", 1)[1] for s in seen] == [f"checkpoint-{n}00" for n in range(1, 5)]
