@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 from dataclasses import dataclass, field
 
 from mlspace.classify import Inventory, classify
 from mlspace.guard.cadence import KEEP, Sighting
 from mlspace.scan import ScanOptions, scan
+
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass
@@ -89,21 +93,70 @@ def changed(w: Watched) -> bool:
     return not w.stamps or any(_mtime_ns(p) != t for p, t in w.stamps.items())
 
 
+def shape(name: str) -> str:
+    """A checkpoint's name with its numbers taken out (``checkpoint-#``,
+    ``epoch=#-step=#.ckpt``): a new entry of that shape in a series' folder is its next
+    checkpoint."""
+    return _DIGITS.sub("#", os.path.basename(name))
+
+
+def measure(path: str) -> tuple[float, int] | None:
+    """(newest mtime, bytes on disk) of a file or a folder's tree, never following a link;
+    None when it is gone."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    newest, used = st.st_mtime, st.st_blocks * 512
+    folders = [path] if stat.S_ISDIR(st.st_mode) else []
+    while folders:
+        with contextlib.suppress(OSError), os.scandir(folders.pop()) as it:
+            for entry in it:
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    newest, used = max(newest, info.st_mtime), used + info.st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        folders.append(entry.path)
+    return newest, used
+
+
+def _look(path: str, seen: list[Sighting], folder_changed: bool, newest_changed: bool
+          ) -> tuple[list[Sighting], int]:
+    """One series: its new checkpoints (when its folder changed) and the newest one again
+    (it may have been measured half-written); the bytes they added."""
+    names, shapes = {s.name for s in seen}, {shape(s.name) for s in seen}
+    out, added = list(seen), 0
+    newest = max(seen, key=lambda s: s.mtime) if seen else None
+    if newest is not None and (folder_changed or newest_changed):
+        again = measure(newest.name)
+        if again is not None:
+            out[out.index(newest)] = Sighting(newest.name, newest.mtime, again[1])
+            added += max(again[1] - newest.size, 0)
+    fresh: list[str] = []
+    if folder_changed:
+        with contextlib.suppress(OSError), os.scandir(path) as it:
+            fresh = [e.path for e in it if e.path not in names and shape(e.name) in shapes]
+        for entry in fresh:
+            found = measure(entry)
+            if found is not None:
+                out.append(Sighting(entry, found[0], found[1]))
+                added += found[1]
+    return sorted(out, key=lambda s: s.mtime)[-KEEP:], added
+
+
 def observe(w: Watched) -> int:
-    """Look at one run: when its folders changed, rescan it and take in its new
-    checkpoints. Returns the bytes its new (or grown) checkpoints added."""
-    if not changed(w):
-        return 0
-    if not os.path.isdir(w.folder):
-        return 0  # gone, or its disk is away: what was learned stays for its return
-    fresh = series_of(light_scan(w.folder)).get(w.folder, {})
+    """Look at one run: in each series folder that changed since the guard last looked,
+    the new entries shaped like its checkpoints are measured (no walk of the run, no
+    classification). Returns the bytes its new (or grown) checkpoints added."""
+    if not changed(w) or not os.path.isdir(w.folder):
+        return 0  # quiet; or gone, or its disk is away: what was learned stays
     added = 0
-    for path, seen in fresh.items():
-        before = {s.name: s.size for s in w.series.get(path, [])}
-        added += sum(max(s.size - before.get(s.name, 0), 0) for s in seen)
-        old = [s for s in w.series.get(path, []) if s.name not in {x.name for x in seen}]
-        merged = sorted(old + seen, key=lambda s: s.mtime)[-KEEP:]
-        w.series[path] = merged
+    for path, seen in list(w.series.items()):
+        newest = max(seen, key=lambda s: s.mtime).name if seen else ""
+        w.series[path], grew = _look(path, seen, _mtime_ns(path) != w.stamps.get(path),
+                                     bool(newest) and
+                                     _mtime_ns(newest) != w.stamps.get(newest))
+        added += grew
     restamp(w)
     return added
 

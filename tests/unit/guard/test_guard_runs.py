@@ -1,6 +1,6 @@
 """Learning the runs cheaply: from the last saved scan when there is one, a quiet round
-rescans nothing, a new checkpoint rescans only its run folder, and a run started later is
-found from the folder holding runs (a folder that was there already is never walked)."""
+rescans nothing, a new checkpoint is measured without walking its run, and a run started
+later is found from the folder holding runs (a folder that was there is never walked)."""
 
 from __future__ import annotations
 
@@ -50,9 +50,10 @@ def test_rounds_rescan_only_what_changed_and_find_new_runs(tmp_path: Path,
     old.write()
     (data / "part-0.bin").write_bytes(b"x")  # a folder that was there: not walked
     rounds.guard_round([str(ws)], {}, state, warn=lambda *a: [])
-    assert scanned == [str(old.run)]
+    assert scanned == [], "a new checkpoint is measured, its run is not walked"
     (seen,) = state.runs[str(old.run)].series.values()
-    assert len(seen) == 5 and seen[-1].size >= MIB
+    assert len(seen) == 5 and seen[-1].name.endswith("checkpoint-500")
+    assert seen[-1].size >= MIB and seen[-1].mtime == old.now() - old.every
 
     scanned.clear()
     time.sleep(0.01)
