@@ -4,10 +4,11 @@ Where the runs are comes from the last saved scan of the workspace (``mlspace sc
 or the app's history), or, when there is none, from one scan when the guard starts; never
 from a full rescan on a timer. From then on each round only stats a few folders per run:
 the run folder, its checkpoint series' folders and the newest checkpoint (a checkpoint
-being written changes its own folder). When one of them changed, that run folder alone is
-rescanned and classified (a light rescan: a run folder holds a few hundred files), and its
-new checkpoints become sightings with their size and time. The folders holding runs are
-stat'ed too, so a run started after the last scan is found the same way.
+being written changes its own folder). When a series' folder changed, it alone is listed,
+and its new entries shaped like its checkpoints (``checkpoint-#``) are measured, the newest
+one again too (it may have been half-written): they become sightings with their size and
+time. The folders holding runs are stat'ed too; a folder new in one of them is rescanned
+and classified once (that folder only), so a run started after the last scan is found.
 """
 
 from __future__ import annotations
