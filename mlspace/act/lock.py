@@ -69,7 +69,12 @@ def _holder(path: Path) -> str:
 
 def _take(path: str, exclusive: bool, deadline: float) -> int:
     lock_file = _file_for(path)
-    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    # Never through a link: the holder's note is written into the file, which truncates it.
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as err:  # a link or a folder in its place, a read-only data folder
+        raise Busy(f"cannot lock {path}: {lock_file}: {err.strerror}") from err
     mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
     while True:
         try:
@@ -91,6 +96,10 @@ def hold(roots: Sequence[str], what: str, wait: float = 0.0) -> Iterator[None]:
     """Hold the trees ``roots`` for the run ``what`` (shown to a second run), waiting up to
     ``wait`` seconds for another run to finish; Busy if it does not."""
     trust.make_folders(lock_dir())  # the user's alone, whatever the umask
+    try:  # a lock folder others can write to could hold their links in the lock files' place
+        trust.store(lock_dir())
+    except Unreadable as err:
+        raise Busy(f"cannot lock: {trust.reason(lock_dir(), err)}") from err
     deadline = time.monotonic() + wait
     taken: list[tuple[int, bool]] = []
     try:

@@ -15,9 +15,9 @@ import os
 import stat
 import time
 
+from mlspace.classify.archived import STUB_SUFFIX
 from mlspace.safe_read import Unreadable, read_text
 
-STUB_SUFFIX = ".mlspace-archived.json"
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) \
     | getattr(os, "O_CLOEXEC", 0)
 

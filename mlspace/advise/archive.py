@@ -93,7 +93,7 @@ def archive_checkpoints(inv: Inventory, settings: AdviceSettings, ages: ArchiveA
             continue
         kept = kept_checkpoints(inv, s, settings)
         items = [_item(inv, e) for a in members if a.id in kept and a.role != "partial"
-                 for e in a.entries]
+                 and not a.archived for e in a.entries]
         if items:
             label = run.name if run else s.path.rsplit("/", 1)[-1]
             out.append(_suggest(

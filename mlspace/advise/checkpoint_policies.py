@@ -97,8 +97,9 @@ def _being_written(inv: Inventory, s: Series, settings: AdviceSettings) -> list[
     """Checkpoints written in the recent-write window: a run still saving them may die
     half-way, so they never count among the latest N kept."""
     now = settings.now if settings.now is not None else time.time()
-    return [m for m in s.members
-            if now - inv.artifact_by_id[m].newest_mtime < settings.recent_seconds]
+    # An archived one's pointer is new when its move was, not its writing (it is whole).
+    return [m for m in s.members if not inv.artifact_by_id[m].archived
+            and now - inv.artifact_by_id[m].newest_mtime < settings.recent_seconds]
 
 
 def _latest_complete(inv: Inventory, s: Series, n: int, settings: AdviceSettings
@@ -116,7 +117,8 @@ def checkpoint_retention(inv: Inventory, settings: AdviceSettings) -> list[Sugge
     for s in inv.series:
         kept = kept_checkpoints(inv, s, settings)
         drop = [inv.artifact_by_id[m] for m in s.members if m not in kept
-                and inv.artifact_by_id[m].role != "partial"]
+                and inv.artifact_by_id[m].role != "partial"
+                and not inv.artifact_by_id[m].archived]  # its pointer frees nothing
         if not drop:
             continue
         items = [i for a in drop for i in artifact_items(inv, a, _note(s, a))]

@@ -39,6 +39,7 @@ class Candidate(NamedTuple):
     files: int
     newest_mtime: float
     parent_row: int  # the folder holding it
+    archived: bool = False  # a pointer to its archived copy stands here (classify.archived)
 
     @property
     def step(self) -> int | None:
@@ -54,6 +55,7 @@ class Candidate(NamedTuple):
             "path": self.path, "name": self.name, "tool": self.tool,
             "disk_usage": self.disk_usage, "apparent_size": self.apparent_size,
             "files": self.files, "newest_mtime": self.newest_mtime, "is_dir": self.is_dir,
+            "archived": self.archived,
             "step": named.step, "epoch": named.epoch, "metrics": named.metrics,
             "role": named.role, "series": series, "run": run,
         }

@@ -9,6 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
+from mlspace.classify.archived import with_archived
 from mlspace.classify.artifacts import checkpoint_files, folder_artifacts
 from mlspace.classify.categories import Category
 from mlspace.classify.engine import EntryClassifier, classify_entries
@@ -142,7 +143,7 @@ def classify(snapshot: Snapshot, rules: RuleSet | CompiledRules | None = None,
         cls = classify_entries(snapshot, compiled)
     disk, apparent, files = _category_totals(snapshot, cls.categories)
     units, checkpoints = folder_artifacts(snapshot, cls, compiled)
-    checkpoints += checkpoint_files(snapshot, cls)
+    checkpoints = with_archived(snapshot, checkpoints + checkpoint_files(snapshot, cls))
     run_folders = {row: a for row, a in units.items() if a.kind == "run"}
     run_rows = {row: _run_row(snapshot, row, run_folders)
                 for row in {c.parent_row for c in checkpoints}}

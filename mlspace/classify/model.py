@@ -83,6 +83,9 @@ class Artifact:
     run: str | None = None
     copy_of: str | None = None  # id of the checkpoint this one duplicates
     copy_kind: str | None = None  # "hard link", "symlink" or "same size"
+    # Archived to the cold tier: what stands here is the pointer to its copy, nothing of it
+    # is on this disk to free, and it is never suggested (mlspace.classify.archived).
+    archived: bool = False
 
     def metric(self, name: str) -> float | None:
         return dict(self.metrics).get(name)

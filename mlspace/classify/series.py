@@ -75,11 +75,14 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         if not is_dir and (row, True) in by_folder:
             series_id += "#files"
         children = set(snapshot.child_names(row))
-        records = _Records(read_hf_facts(found),
-                           _ranking_records(snapshot, row, folder, found, children))
+        # Records are read from what is here: an archived checkpoint's pointer is never
+        # followed to the cold tier (classify.archived).
+        here = [c for c in found if not c.archived]
+        records = _Records(read_hf_facts(here),
+                           _ranking_records(snapshot, row, folder, here, children))
         if records.hf is None and records.ranked is None \
-                and all(c.tool in _NO_READER for c in found):
-            records = records._replace(shape=_shape_records(snapshot, folder, found, children))
+                and all(c.tool in _NO_READER for c in here):
+            records = records._replace(shape=_shape_records(snapshot, folder, here, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
         series, members = _one_series(snapshot, folder, children, series_id, members, records)

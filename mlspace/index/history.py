@@ -171,7 +171,7 @@ def space_used() -> tuple[int, int]:
 
 
 def retention_words() -> str:
-    """The retention rule, as the app's settings and the README say it."""
+    """The retention rule, as the app's settings and docs/saved-scans.md say it."""
     return f"per scanned folder, the last {KEEP_LAST}, then the newest of each week"
 
 

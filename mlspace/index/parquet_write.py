@@ -113,7 +113,7 @@ def _numbers(values: np.ndarray, kind: pa.DataType, missing: np.ndarray | None =
 
 
 def scan_metadata(inventory: Inventory, info: ScanInfo) -> dict[str, Any]:
-    """The JSON document under the ``mlspace`` key (documented in the README)."""
+    """The JSON document under the ``mlspace`` key (documented in docs/saved-scans.md)."""
     snap = inventory.snapshot
     is_dir = snap.kind == KIND_DIR
     listed = np.zeros(len(snap), dtype=bool)

@@ -20,7 +20,7 @@ import numpy as np
 from mlspace import fmt
 from mlspace.index.errors import CannotOpen
 from mlspace.scan import ScanError, Snapshot
-from mlspace.scan.arrays import DirTree, ordered_ranges
+from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum, ordered_ranges
 from mlspace.scan.build import counted_links
 from mlspace.scan.listing import names_at
 from mlspace.scan.walker import KIND_DIR
@@ -151,10 +151,6 @@ def _check_structure(columns: EntryColumns) -> int:
     return roots
 
 
-#: The most bytes mlspace counts (a signed 64-bit total, as st_size is).
-LARGEST_TOTAL = 2**63 - 1
-
-
 def _check_sums(blocks: np.ndarray, apparent: np.ndarray, counted: np.ndarray) -> None:
     """The totals of the entries that count must be sums that can be true: three entries
     of 2**62 bytes add up to 12 EiB, which wraps to -4 EiB in 64 bits and was shown as the
@@ -171,14 +167,6 @@ def blocks_of(sizes: np.ndarray) -> np.ndarray:
     """Sizes in bytes as 512-byte blocks, rounded up (``size + 511`` would wrap near 2**63
     and turn an absurd size into a negative one)."""
     return sizes // 512 + (sizes % 512 != 0)
-
-
-def exact_sum(values: np.ndarray) -> int:
-    """The exact sum of non-negative int64 ``values`` as a Python int, whatever its size
-    (numpy's own sum wraps past 2**63): in two halves that cannot overflow."""
-    high = np.right_shift(values, 31).sum(dtype=np.int64)  # < 2**32 each, < 2**31 of them
-    low = np.bitwise_and(values, 2**31 - 1).sum(dtype=np.int64)
-    return (int(high) << 31) + int(low)
 
 
 def _check_names(columns: EntryColumns, roots: int) -> None:

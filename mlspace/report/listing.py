@@ -1,7 +1,7 @@
 """Per-entry listings of a scan (the ``mlspace scan --format json|csv`` output).
 
 Written as a stream, one entry at a time, so a million-file scan never builds one huge document
-in memory. Keys are stable and documented in the README; later layers add keys, never rename.
+in memory. Keys are stable and documented in docs/cli.md; later layers add keys, never rename.
 """
 
 from __future__ import annotations

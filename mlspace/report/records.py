@@ -38,6 +38,7 @@ def artifact_record(a: Artifact) -> dict[str, object]:
         "run": a.run,
         "copy_of": a.copy_of,
         "copy_kind": a.copy_kind,
+        "archived": a.archived,
     }
 
 

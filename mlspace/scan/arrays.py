@@ -97,3 +97,15 @@ def _levels(parent: np.ndarray) -> list[np.ndarray]:
             break
         depth = proposed
     return [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=0)), 0, -1)]
+
+
+#: The most bytes mlspace adds up: past it, 64-bit totals would wrap negative.
+LARGEST_TOTAL = 2**63 - 1
+
+
+def exact_sum(values: np.ndarray) -> int:
+    """The exact sum of non-negative int64 ``values`` as a Python int, whatever its size
+    (numpy's own sum wraps past 2**63): in two halves that cannot overflow."""
+    high = np.right_shift(values, 31).sum(dtype=np.int64)  # < 2**32 each, < 2**31 of them
+    low = np.bitwise_and(values, 2**31 - 1).sum(dtype=np.int64)
+    return (int(high) << 31) + int(low)

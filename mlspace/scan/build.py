@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import stat
 from array import array
+from dataclasses import replace
 
 import numpy as np
 
-from mlspace.scan.arrays import DirTree, ordered_ranges, parent_rows_of
+from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum, ordered_ranges, parent_rows_of
 from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
 from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
@@ -149,6 +150,9 @@ def freeze_snapshot(
     if counted is None:
         counted = first_links(cols, names, offsets, dir_paths, range_rows, range_starts,
                               dir_dev)
+    uncountable = _uncountable_sizes(cols, counted)
+    if len(uncountable):
+        own_totals = None  # the walker's sums hold the sizes that cannot be counted
     if own_totals is None:
         totals = _cumulative_totals(cols, counted, dir_entry, dir_first, dir_count, dir_parent)
     else:
@@ -193,10 +197,47 @@ def freeze_snapshot(
         cancelled=cancelled,
         walker=walker,
     )
+    if len(uncountable):
+        snapshot = _with_uncountable_errors(snapshot, uncountable)
     for value in vars(snapshot).values():
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return snapshot
+
+
+def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.ndarray:
+    """Sparse files whose apparent sizes cannot all be added up: three of 2**62 bytes make
+    12 EiB, which wraps to -4 EiB in 64 bits and would be shown as the scan's size. The
+    largest such sizes are counted as what the files take on disk, until the total fits;
+    these entries are returned (``cols["size"]`` changes in place) so the scan says so.
+    Sizes on disk are real blocks and always add up."""
+    sizes = cols["size"]
+    if exact_sum(np.where(counted, sizes, 0)) <= LARGEST_TOTAL:
+        return np.zeros(0, dtype=np.int64)
+    on_disk = cols["blocks"].astype(np.int64) * 512
+    order = np.argsort(sizes, kind="stable")[::-1]
+    order = order[counted[order]]
+    excess = exact_sum(np.where(counted, sizes, 0)) - LARGEST_TOTAL
+    replaced = []
+    for entry in order.tolist():
+        if excess <= 0:
+            break
+        excess -= int(sizes[entry]) - int(on_disk[entry])
+        replaced.append(entry)
+    sizes = cols["size"] = sizes.copy()
+    sizes[replaced] = on_disk[replaced]
+    return np.array(replaced, dtype=np.int64)
+
+
+def _with_uncountable_errors(snapshot: Snapshot, entries: np.ndarray) -> Snapshot:
+    """The snapshot with a line for each file whose apparent size was counted as its size
+    on disk."""
+    said = tuple(ScanError(snapshot.path(e), "its apparent size is left out: added to the "
+                           "others', it is more than any disk holds (a sparse file); counted "
+                           f"as the {int(snapshot.apparent[e]):,} bytes it takes on disk")
+                 for e in entries.tolist())
+    return replace(snapshot, errors=tuple(sorted(snapshot.errors + said,
+                                                 key=lambda e: (e.path, e.message))))
 
 
 def _name_offsets(buffer: memoryview, n: int) -> np.ndarray:

@@ -218,7 +218,13 @@ class CleanupHistory(QDialog):
         for column in range(len(self.COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch if column == 2
                                         else QHeaderView.ResizeMode.ResizeToContents)
+        # What of the journal could not be used (a damaged or foreign file, a folder others
+        # can write), as the CLI says it: the rest stays listed and undoable.
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.fill()
+        layout.addWidget(self.problems)
         layout.addWidget(self.table, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.undo_button = buttons.addButton("Undo this cleanup",
@@ -238,9 +244,12 @@ class CleanupHistory(QDialog):
 
     def fill(self) -> None:
         """The rows, from the journal as it is now (again after a purge or an undo)."""
-        from mlspace.act import history
+        from mlspace.act.journal import read_history
 
-        self.records = history()
+        self.records, problems = read_history()
+        self.problems.setText("\n".join(f"⚠ {problem[:1].upper()}{problem[1:]}"
+                                        for problem in problems))
+        self.problems.setVisible(bool(problems))
         self.table.clear()
         for record in self.records:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.created))

@@ -114,6 +114,18 @@ class _OpenJob(QObject):
             self.refused.emit(f"it could not be read ({type(err).__name__}: {err})")
 
 
+#: Job threads that outlive their window (see ``_outliving``).
+_OUTLIVING: set[QThread] = set()
+
+
+def _outliving(thread: QThread) -> None:
+    """Keep a cancelled job's thread referenced past its controller until the job returns:
+    dropped while running, it would abort the app. Its job stops at the next cancel check
+    and its results reach nobody."""
+    _OUTLIVING.add(thread)
+    thread.finished.connect(lambda: _OUTLIVING.discard(thread))
+
+
 class ScanController(QObject):
     """Start, cancel and follow one scan (or the opening of one saved scan) at a time."""
 
@@ -173,14 +185,16 @@ class ScanController(QObject):
     def wait(self, ms: int = 5000) -> bool:
         return self._thread.wait(ms) if self._thread is not None else True
 
-    def stop(self, ms: int = 10_000) -> None:
+    def stop(self, ms: int = 30_000) -> None:
         """The window closes: the scan running stops without classifying what it saw
         (nobody will look), and every job's thread has ended before the window goes, since
-        a running QThread destroyed takes the app down with it."""
+        a running QThread destroyed takes the app down with it (one that has not within
+        ``ms`` is kept alive past the window until it does)."""
         self.cancel()
         self._retire_running()
         for thread in list(self._retired):
-            thread.wait(ms)
+            if not thread.wait(ms):  # a machine so loaded the job has not returned yet
+                _outliving(thread)
 
     def _new_cancel(self) -> threading.Event:
         if self.running:

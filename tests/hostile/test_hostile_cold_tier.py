@@ -136,3 +136,45 @@ def test_an_undo_or_a_bring_back_leaves_the_run_as_old_as_it_was(tmp_path: Path,
     undo(archived.cleanup_id)
     assert os.stat(run_dir).st_mtime_ns == before
     assert _plan_ids(root) == planned
+
+
+@pytest.mark.parametrize("link", ["symlink", "stub"])
+def test_archiving_the_kept_checkpoints_keeps_best_and_latest(tmp_path: Path, cold: Path,
+                                                              link: str) -> None:
+    """After a run's best and latest moved to the cold tier, the pointers left in their
+    place are those checkpoints: the next scan names the same best and latest, and neither
+    retention nor a second archive run suggests the pointers or the older siblings they
+    now stand in front of."""
+    from layouts import inventory_of
+
+    from mlspace.advise import AdviceSettings, advise
+    from mlspace.advise.archive import ArchiveAges, with_archive_suggestions
+
+    root = tmp_path / "ws"
+    hf_run(root)
+    before = inventory_of(root).series[0]
+    names = {before.latest, before.best}
+
+    def plan():  # noqa: ANN202 - a Plan
+        inv = inventory_of(root)
+        return inv, with_archive_suggestions(advise(inv), inv, AdviceSettings(),
+                                             ArchiveAges(checkpoints=0))
+
+    inv, first = plan()
+    archive = next(s for s in first.suggestions if s.policy == "archive-checkpoints")
+    retained = {i.path for s in first.suggestions if s.policy == "checkpoint-retention"
+                for i in s.items}
+    assert {f"checkpoint:{i.path}" for i in archive.items} >= names
+    assert not run([(archive, ARCHIVE)], [str(root)], tier_at(cold, link=link),
+                   recent_seconds=0).skipped
+
+    inv, second = plan()
+    after = inv.series[0]
+    pointers = {a.id for a in inv.artifacts if a.archived}
+    assert (after.latest, after.best) == (before.latest, before.best)
+    assert pointers >= names
+    suggested = {i.path for s in second.suggestions for i in s.items}
+    assert not suggested & {inv.artifact_by_id[p].path for p in pointers}
+    assert {i.path for s in second.suggestions if s.policy == "checkpoint-retention"
+            for i in s.items} == retained  # the same older ones as before, no more
+    assert not any(s.policy == "archive-checkpoints" for s in second.suggestions)

@@ -73,7 +73,7 @@ def _checkpoints(root: Path) -> set[str]:
 
 # ---------------------------------------------------------------------------- policies
 def test_a_policy_planted_in_a_shared_workspace_is_passed_over(base: Path) -> None:
-    """The README's cron line (apply-policy --yes PATH, no --policy): another user's
+    """The cron line of docs/policies.md (apply-policy --yes PATH, no --policy): another user's
     WORKSPACE/mlspace-policy.toml does not win over ~/.config/mlspace/policy.toml."""
     root = _shared_workspace(base)
     own = _own_policy()
@@ -259,3 +259,36 @@ def test_no_cleanup_starts_in_a_journal_folder_others_could_write(tmp_path: Path
     assert done.returncode == 2 and "the cleanup journal cannot be written" in done.stderr
     assert "chmod" in done.stderr and "nothing was moved" in done.stderr
     assert tree_digest(root) == before
+
+
+def test_no_policy_run_locks_through_a_lock_folder_others_could_write(tmp_path: Path) -> None:
+    """A lock folder open to all could hold another user's link in a lock file's place,
+    which taking the lock would truncate: the run stops, saying why, and moves nothing."""
+    from mlspace.act.lock import lock_dir
+
+    root = tmp_path / "ws"
+    hf_run(root)
+    policy = _own_policy()
+    before = tree_digest(root)
+    lock_dir().mkdir(parents=True, exist_ok=True)
+    lock_dir().chmod(0o777)
+    done = mlspace_cli("apply-policy", "--yes", "--policy", str(policy), str(root))
+    assert_clean_run(done, 1)  # as when another run holds the tree: nothing was done
+    assert "cannot lock" in done.stderr and "chmod go-w" in done.stderr
+    assert tree_digest(root) == before
+
+
+def test_a_link_in_a_lock_files_place_is_never_written_through(tmp_path: Path) -> None:
+    """Even in the user's own lock folder, a link where a lock file goes is refused: the
+    file it leads to keeps its bytes."""
+    from mlspace.act import lock
+
+    precious = tmp_path / "notes.txt"
+    precious.write_text("a week of results\n")
+    lock.lock_dir().mkdir(parents=True, exist_ok=True)
+    root = tmp_path / "ws"
+    root.mkdir()
+    lock._file_for(os.path.realpath(root)).symlink_to(precious)
+    with pytest.raises(lock.Busy, match="cannot lock"), lock.hold([str(root)], "test"):
+        pass
+    assert precious.read_text() == "a week of results\n"

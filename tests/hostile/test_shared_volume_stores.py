@@ -244,7 +244,7 @@ def test_nothing_the_neighbour_writes_changes_what_happens_to_your_files(
     # 1. The stores are as mlspace made them: the neighbour gets into none of them.
     refused = _neighbours_writes(you, workspace)
     assert _neighbour(*refused) == [f"{w.__name__}: Permission denied" for w in refused[3:]]
-    nightly = you.run("apply-policy", str(workspace), "--yes")  # the README's cron line
+    nightly = you.run("apply-policy", str(workspace), "--yes")  # docs/policies.md's cron line
     assert nightly["code"] == 0, nightly["err"]
     assert sorted(p.name for p in (workspace / RUN).iterdir()) == [
         "checkpoint-10", "checkpoint-50", "checkpoint-60"]  # what the user's policy keeps
