@@ -158,8 +158,9 @@ def _disk_round(mount: str, roots: list[str], policies: Mapping[str, Policy | No
     freed, channels = None, ()
     if _in_danger(fc, guard):
         disk.episode = disk.episode or Episode(since=now)
-        if acting is not None:
-            freed = free(acting[0], acting[1], _target(fc, guard), now)
+        target = _target(fc, guard)
+        if acting is not None and fs.available < target:  # keep_free met: nothing to do
+            freed = free(acting[0], acting[1], target, now)
             if not freed.nothing_safe:
                 disk.episode.acted += 1
                 disk.episode.freed += max(freed.freed, 0)

@@ -79,3 +79,21 @@ def test_with_nothing_safe_left_it_warns_once_and_does_nothing_else(disk: Path) 
     assert {r.status for r in rounds} == {WARNED}
     assert tree_digest(ws) == before
     assert history() == []
+
+
+def test_with_keep_free_met_it_warns_of_the_trend_and_frees_nothing(disk: Path) -> None:
+    ws, policy = _workspace(disk, keep="10 MiB")
+    writer = Writer(ws / "outputs" / "bert", time.time() - 20000)
+    for _ in range(5):  # old checkpoints the policy could free
+        assert writer.write()
+    state, warnings = GuardState(), []
+    now = time.time()
+    guard_round([str(ws)], {str(ws): policy}, state, now=now,
+                warn=lambda *a: warnings.append(a) or ["test"])
+    (ws / "log.bin").write_bytes(b"\1" * (20 * MIB))  # 20 MiB a minute: full in minutes
+    (r,) = guard_round([str(ws)], {str(ws): policy}, state, now=now + 60,
+                       warn=lambda *a: warnings.append(a) or ["test"])
+    assert r.status == WARNED and r.freed is None
+    (warning,) = warnings
+    assert "is filling up" in warning[0] and "Nothing is left" not in warning[1]
+    assert history() == [] and len(writer.checkpoints()) == 5
