@@ -14,9 +14,6 @@ from typing import Any
 from mlspace import fmt
 from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError
 
-#: A guard whose last round is this much past its next one is not running.
-LATE = 120.0
-
 
 def cmd_guard(args: argparse.Namespace) -> int:
     if args.paths == ["status"]:
@@ -99,6 +96,7 @@ def _rounds(paths: list[str], policies: dict[str, Any], once: bool) -> int:
 
 def _status() -> int:
     from mlspace.guard import state as saved
+    from mlspace.guard.view import OFF, view_of
 
     state = saved.load()
     if state.problem:
@@ -109,10 +107,9 @@ def _status() -> int:
     now = time.time()
     for mount, disk in sorted(state.disks.items()):
         last = disk.last
-        when = float(last.get("time", 0))
-        status = last.get("status", "off")
-        if now > float(last.get("next_round", when)) + LATE:
-            status = f"off (last round {fmt.ago(now - when)})"
+        status = view_of(mount, state, now).status
+        if status == OFF and last.get("time"):
+            status = f"off (last round {fmt.ago(now - float(last['time']))})"
         free = f" · {fmt.size(last['available'])} free" if "available" in last else ""
         acting = " · may free space" if last.get("acting") else " · warns only"
         print(f"{mount}{free} · {last.get('line', '')} · guard: {status}{acting}")

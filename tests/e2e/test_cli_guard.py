@@ -14,6 +14,7 @@ from pathlib import Path
 from guard_sim import MIB, POLICY, Writer
 
 from mlspace.act import history
+from mlspace.guard import state as saved
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
@@ -51,6 +52,12 @@ def test_once_frees_before_the_next_checkpoint_and_status_says_so(disk: Path) ->
     assert f"{disk} · " in status.stdout and "guard: acted" in status.stdout
     assert "freed 60.0 MiB this episode" in status.stdout
     assert writer.write(), "the next checkpoint fits"
+
+    state = saved.load()  # as if the guard had stopped an hour ago
+    for disk_state in state.disks.values():
+        disk_state.last.update(time=time.time() - 3600, next_round=time.time() - 3000)
+    saved.save(state)
+    assert "guard: off (last round 1 hour ago)" in mlspace("guard", "status").stdout
 
 
 def test_without_act_it_warns_and_touches_nothing(disk: Path) -> None:
