@@ -14,10 +14,14 @@ from pathlib import Path
 from cleanup_helpers import tree_digest
 from guard_sim import MIB, POLICY, Writer
 
-from mlspace.act import history
+from mlspace.act import execute, history, purge
 from mlspace.act.policy import load
+from mlspace.advise import advise
+from mlspace.classify import classify
+from mlspace.guard.freeing import free
 from mlspace.guard.rounds import ACTED, WARNED, guard_round
 from mlspace.guard.state import GuardState
+from mlspace.scan import scan
 
 
 def _workspace(disk: Path, keep: str = "50 MiB") -> tuple[Path, object]:
@@ -97,3 +101,20 @@ def test_with_keep_free_met_it_warns_of_the_trend_and_frees_nothing(disk: Path) 
     (warning,) = warnings
     assert "is filling up" in warning[0] and "Nothing is left" not in warning[1]
     assert history() == [] and len(writer.checkpoints()) == 5
+
+
+def test_what_mlspace_already_trashed_goes_first_oldest_first_and_no_more(disk: Path) -> None:
+    ws, policy = _workspace(disk)
+    writer = Writer(ws / "outputs" / "bert", time.time() - 20000, size=4 * MIB)
+    for _ in range(8):
+        assert writer.write()
+    plan = advise(classify(scan([str(ws)])))
+    moved = execute(plan.suggestions, plan.roots, recent_seconds=0)
+    trashed = purge.in_trash()
+    assert len(trashed) == len(moved.done) >= 3
+    done = free(str(ws), policy, _free(disk) + 5 * MIB, now=writer.now())
+    assert done.cleaned is None, "the trash was enough: no suggestion was touched"
+    assert done.from_trash is not None
+    assert [p.path for p in done.from_trash.purged] == [p.path for p in trashed[:2]]
+    assert done.freed >= 5 * MIB
+    assert [p.path for p in purge.in_trash()] == [p.path for p in trashed[2:]]
