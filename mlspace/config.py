@@ -35,6 +35,10 @@ APP_NAME = "mlspace"
 LINK_MODES = ("symlink", "stub")
 
 
+#: The file a workspace's own policy is kept in (``policy``, ``apply-policy``, ``guard``).
+POLICY_NAME = "mlspace-policy.toml"
+
+
 def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 

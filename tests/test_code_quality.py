@@ -59,6 +59,10 @@ FILE_TOUCHING_MODULES = {
     "desktop.py": "installs the menu entry and icons",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
     "trust.py": "creates mlspace's own record files with a private mode (private_opener)",
+    "guard/state.py": "the guard's own state file and reports, written whole and renamed "
+                      "into place",
+    "guard/setup.py": "puts the user's policy back as it was when the [guard] section it "
+                      "added does not read",
 }
 _OS_CALLS = {"open", "rename", "replace", "unlink", "remove", "rmdir", "removedirs", "link",
              "symlink", "truncate", "renames"}
@@ -93,4 +97,19 @@ def test_only_the_safe_modules_open_or_move_files() -> None:
             continue
         if calls := _touches_files(path):
             offenders[rel] = sorted(set(calls))
+    assert offenders == {}
+
+
+def test_the_guard_sits_below_report_cli_and_ui() -> None:
+    """guard uses advise and act; report, cli and the app show what it found, so it may
+    import none of them (a circle would make the service load the window's code)."""
+    guard = REPO / "mlspace" / "guard"
+    above = ("mlspace.report", "mlspace.cli", "mlspace.ui")
+    offenders = {}
+    for path in guard.rglob("*.py"):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        if bad := sorted(m for m in names if m.startswith(above)):
+            offenders[path.name] = bad
     assert offenders == {}

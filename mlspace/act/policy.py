@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from mlspace import fmt, trust
+from mlspace.act.policy_guard import GuardSettings, read_guard
 from mlspace.advise import RISKY, SAFE, AdviceSettings, Plan, PlanItem, Suggestion
 from mlspace.advise.archive import ARCHIVE_POLICIES, ArchiveAges
 from mlspace.advise.model import REVIEW
@@ -61,6 +62,18 @@ min_age_days = 7
 # of items. The run stops at the first item past either cap (and exits 1).
 max_bytes = "100 GB"
 max_items = 500
+
+# `mlspace guard` watches the disk and warns before it fills. With act = true it may also
+# free space by itself when the disk would fill before the next checkpoint lands: first
+# what mlspace moved to the trash (oldest first), then the rules' safe suggestions,
+# deleted for good at once, until keep_free is free. Never a run's best or latest
+# checkpoint, anything written in the last recent_minutes, raw data, or a review item.
+# [guard]
+# act = true
+# keep_free = "50 GiB"
+# warn_hours = 2             # warn when the disk fills in less than this
+# recent_minutes = 10
+# mail = "me@example.org"    # also mail warnings (through sendmail)
 
 # Ages, in days, before things are suggested (as in the app's settings).
 [ages]
@@ -139,6 +152,9 @@ class Policy:
     #: Days after which what mlspace moved to the trash from these folders is deleted for
     #: good; None: trash_days of config.toml.
     purge_after_days: float | None = None
+    #: The [guard] section: may ``mlspace guard`` free space here by itself; None: no
+    #: section (the guard watches and warns only).
+    guard: GuardSettings | None = None
 
     @property
     def cap_text(self) -> str:
@@ -221,7 +237,7 @@ class _Reader:
 
     def policy(self, data: dict) -> Policy:
         top = {"version", "action", "archive_root", "max_bytes", "max_items", "ages", "rule",
-               "purge_after_days", "min_age_days"}
+               "purge_after_days", "min_age_days", "guard"}
         for key in data:
             if key not in top:
                 raise self.fail("", key, f"unknown setting {key!r}")
@@ -242,7 +258,8 @@ class _Reader:
                       self.size("", "max_bytes", data.get("max_bytes")),
                       self.count("", "max_items", data.get("max_items")),
                       self.ages(data.get("ages", {})),
-                      self.days("", "purge_after_days", data.get("purge_after_days")))
+                      self.days("", "purge_after_days", data.get("purge_after_days")),
+                      read_guard(self, data.get("guard")))
 
     def rule(self, section: str, data: dict, action: str, min_age: float) -> Rule:
         """One [[rule]]; ``action`` and ``min_age`` are the policy's, for what it leaves

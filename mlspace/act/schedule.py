@@ -45,7 +45,7 @@ class CannotSchedule(ValueError):
     """A folder or file name a unit file or a cron line cannot hold safely."""
 
 
-def _plain(arg: str) -> str:
+def plain(arg: str) -> str:
     """``arg``, refused when it holds a control character: a newline in a folder name would
     end the ExecStart= line (or the cron entry) and start a line of its own."""
     if any(ord(c) < 32 or ord(c) == 127 for c in arg):
@@ -62,10 +62,10 @@ def command(paths: Sequence[str], policy: str | None) -> list[str]:
             "--report", report_path(paths), "--wait", str(WAIT_SECONDS)]
     if policy:
         argv += ["--policy", os.path.abspath(policy)]
-    return [_plain(a) for a in argv + [os.path.abspath(p) for p in paths]]
+    return [plain(a) for a in argv + [os.path.abspath(p) for p in paths]]
 
 
-def _systemd_quote(arg: str) -> str:
+def systemd_quote(arg: str) -> str:
     """One ExecStart argument: double-quoted, with systemd's specifiers and variables
     escaped (a folder named "100%" or "$HOME" stays itself)."""
     escaped = arg.replace("\\", "\\\\").replace('"', '\\"')
@@ -82,7 +82,7 @@ def units(paths: Sequence[str], policy: str | None, every: str) -> dict[str, str
         f"Description=mlspace policy run on {shown}\n\n"
         "[Service]\n"
         "Type=oneshot\n"
-        f"ExecStart={' '.join(_systemd_quote(a) for a in command(paths, policy))}\n"
+        f"ExecStart={' '.join(systemd_quote(a) for a in command(paths, policy))}\n"
         "Nice=10\n"
         "IOSchedulingClass=idle\n"
         # exit 1 = some items were skipped (listed in the report): not a failed unit
@@ -119,13 +119,14 @@ def verify(folder: Path, names: Sequence[str]) -> str | None:
     return (done.stderr.strip() or "systemd-analyze verify failed") if done.returncode else None
 
 
-def enable(name: str) -> str | None:
-    """Reload the user's systemd and start the timer; why not, or None."""
+def enable(name: str, unit: str = "timer") -> str | None:
+    """Reload the user's systemd and start the timer (or the ``unit`` kind named, e.g. the
+    guard's service); why not, or None."""
     tool = shutil.which("systemctl")
     if tool is None:
         return "systemctl is not installed"
     for argv in ([tool, "--user", "daemon-reload"],
-                 [tool, "--user", "enable", "--now", f"{name}.timer"]):
+                 [tool, "--user", "enable", "--now", f"{name}.{unit}"]):
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
         if done.returncode:
             return done.stderr.strip() or f"{' '.join(argv[1:])} failed"

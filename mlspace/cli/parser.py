@@ -10,12 +10,11 @@ from collections.abc import Callable
 
 from mlspace import __version__
 from mlspace.cli.apparent import add_apparent_argument
+from mlspace.config import POLICY_NAME
 from mlspace.scan import ScanOptions
 
 Handler = Callable[[argparse.Namespace], int]
 
-#: The file a workspace's cleanup policy is kept in (``policy``, ``apply-policy``).
-POLICY_NAME = "mlspace-policy.toml"
 #: ``scan --format``'s choices.
 SCAN_FORMATS = ("table", "json", "csv", "parquet", "ncdu")
 
@@ -45,6 +44,7 @@ COMMANDS: dict[str, Handler] = {
     "policy": _handler("cmd_policy", "cmd_policy"),
     "apply-policy": _handler("cmd_policy", "cmd_apply_policy"),
     "purge": _handler("cmd_purge", "cmd_purge"),
+    "guard": _handler("cmd_guard", "cmd_guard"),
 }
 
 
@@ -196,7 +196,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
 
     _add_tier_commands(commands)
+    _add_guard_command(commands)
     return parser
+
+
+def _add_guard_command(commands: argparse._SubParsersAction) -> None:
+    guard = commands.add_parser(
+        "guard", help="watch the disks of workspaces, warn before they fill, free space as "
+        "their policy's [guard] section allows")
+    guard.add_argument("paths", nargs="+", metavar="PATH",
+                       help="workspace folders to guard, or `status`: what the guard saw last")
+    guard.add_argument("--once", action="store_true",
+                       help="one round (sample, forecast, warn, act), then exit")
+    guard.add_argument("--install", action="store_true",
+                       help="write, verify and start a systemd user service that guards them")
+    guard.add_argument("--policy", metavar="FILE", help=f"the policy for every PATH (default: "
+                       f"{POLICY_NAME} in each PATH, else policy.toml in the config folder)")
 
 
 def _add_purge_command(commands: argparse._SubParsersAction) -> None:

@@ -20,6 +20,8 @@ from mlspace import fmt
 from mlspace.act import purge
 from mlspace.advise import SAFE, Plan
 from mlspace.disks import FileSystem, filesystem_of, trash_places
+from mlspace.guard.state import load as guard_state
+from mlspace.guard.view import GuardView, view_of
 from mlspace.scan import ScanOptions, scan
 
 
@@ -32,6 +34,7 @@ class DiskStatus:
     reclaimable_safe: int  # what the plan's safe suggestions free on it
     reclaimable: int  # what all of its suggestions free on it
     mlspace_items: tuple[purge.PurgeItem, ...] = ()  # what mlspace has in the trash on it
+    guard: GuardView | None = None  # what `mlspace guard` last saw of this disk
 
     def line(self) -> str:
         fs = self.fs
@@ -56,7 +59,10 @@ class DiskStatus:
                 "used": fs.used, "free": fs.available, "reserved_for_root": fs.reserved,
                 "percent_full": round(fs.percent_full, 1), "in_trash": self.in_trash,
                 "in_mlspace_trash": self.mlspace_trash,
-                "reclaimable_safe": self.reclaimable_safe, "reclaimable": self.reclaimable}
+                "reclaimable_safe": self.reclaimable_safe, "reclaimable": self.reclaimable,
+                "guard": None if self.guard is None else
+                {"status": self.guard.status, "forecast": self.guard.forecast,
+                 "acting": self.guard.acting}}
 
 
 def _trash_bytes(folder: str) -> int:
@@ -80,6 +86,7 @@ def disk_status(roots: Sequence[str], plan: Plan | None = None) -> list[DiskStat
         if fs is not None:
             by_device.setdefault(fs.device, (fs, []))[1].append(root)
     mine = purge.in_trash()
+    guarded = guard_state()
     out = []
     for fs, on_it in by_device.values():
         folders = {str(p.folder) for p in trash_places(os.path.join(on_it[0], "x"))}
@@ -92,5 +99,5 @@ def disk_status(roots: Sequence[str], plan: Plan | None = None) -> list[DiskStat
         every = sum(i.disk_usage for s in suggestions for i in s.items if _on(i.path, on_it))
         in_trash = sum(_trash_bytes(f) for f in folders)
         out.append(DiskStatus(fs, tuple(on_it), max(in_trash, trashed), trashed, safe, every,
-                              own))
+                              own, view_of(fs.mount, guarded)))
     return out

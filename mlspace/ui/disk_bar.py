@@ -10,11 +10,12 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from mlspace import fmt
 from mlspace.act.purge import PurgeItem
 from mlspace.report.disk_status import DiskStatus, disk_status
+from mlspace.ui.guard_setup import guard_this_disk
 from mlspace.ui.threads import Background
 from mlspace.ui.workspace import Workspace
 
@@ -24,6 +25,7 @@ EVERY_MS = 30_000
 
 class DiskBar(QFrame):
     measured = Signal()  # the line shows what was just measured
+    told = Signal(str)  # something to say in the status bar (Guard this disk…)
 
     def __init__(self, ws: Workspace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -37,6 +39,12 @@ class DiskBar(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 3, 8, 3)
         row.addWidget(self.label, 1)
+        self.guard_button = QPushButton("Guard this disk…")
+        self.guard_button.setToolTip("Let mlspace free space here before the disk fills "
+                                     "(writes a [guard] section to the workspace's policy)")
+        self.guard_button.clicked.connect(self._guard)
+        self.guard_button.hide()
+        row.addWidget(self.guard_button)
         self._background = Background(self)
         self._timer = QTimer(self)
         self._timer.setInterval(EVERY_MS)
@@ -61,12 +69,25 @@ class DiskBar(QFrame):
         self.statuses = list(found)  # type: ignore[call-overload]
         self.label.setText("<br>".join(_line_html(s) for s in self.statuses))
         self.label.setToolTip("\n\n".join(_details(s) for s in self.statuses))
+        self.guard_button.setVisible(any(s.guard is None or not s.guard.acting
+                                         for s in self.statuses))
         self.setVisible(bool(self.statuses))
         self.measured.emit()
 
     def _failed(self, message: str) -> None:
         self.label.setText(f"The disk could not be measured: {html.escape(message)}")
         self.show()
+
+    def _guard(self) -> None:
+        """*Guard this disk…* for the first disk shown that the guard may not act on."""
+        status = next((s for s in self.statuses if s.guard is None or not s.guard.acting),
+                      None)
+        if status is None:
+            return
+        said = guard_this_disk(self.window(), status)
+        if said is not None:
+            self.told.emit(said)
+            self.refresh()
 
     @property
     def in_mlspace_trash(self) -> int:
@@ -86,7 +107,8 @@ def _line_html(status: DiskStatus) -> str:
     """The line with its most urgent part in bold: how full the disk is."""
     mount, _, rest = status.line().partition(" — ")
     full, _, tail = rest.partition(" · ")
-    return f"{html.escape(mount)} — <b>{html.escape(full)}</b> · {html.escape(tail)}"
+    guard = f" · {html.escape(status.guard.words())}" if status.guard else ""
+    return f"{html.escape(mount)} — <b>{html.escape(full)}</b> · {html.escape(tail)}{guard}"
 
 
 def _details(status: DiskStatus) -> str:

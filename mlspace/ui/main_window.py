@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self._make_toolbar_and_menus()
         self.status = StatusLine()
         self.statusBar().addWidget(self.status, 1)
+        self.disk_bar.told.connect(self.status.setText)  # Guard this disk… says what it did
         self.freeing = FreeSpaceActions(self)  # Free … now…, and the trash's retention
 
         self.scanner.progress.connect(self._on_progress)

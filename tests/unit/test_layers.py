@@ -22,11 +22,13 @@ rank  modules
 3     ``index`` (saved scans: a Snapshot and its Inventory on disk, history, diff)
 4     ``advise`` (Suggestions and Plans)
 5     ``act`` (the executor, journal, trash, tier, undo)
-6     ``report`` (what an Inventory, Plans and the journal say, rendered) and ``tables``
+6     ``guard`` (watches the disks, forecasts, frees within the policy: it acts through
+      ``act``, and the disk line of reports and the app shows what it found)
+7     ``report`` (what an Inventory, Plans and the journal say, rendered) and ``tables``
       (the app's derived tables, Qt-free)
-7     ``ui`` (the only floor that imports Qt) and ``guard`` (watches and frees, beside it)
-8     ``cli`` (the commands, and the entry that starts the app)
-9     ``__main__``
+8     ``ui`` (the only floor that imports Qt)
+9     ``cli`` (the commands, and the entry that starts the app)
+10    ``__main__``
 ====  =====================================================================================
 """
 
@@ -47,10 +49,11 @@ RANKS = {
     "index": 3,
     "advise": 4,
     "act": 5,
-    "report": 6, "tables": 6,
-    "ui": 7, "guard": 7,
-    "cli": 8,
-    "__main__": 9,
+    "guard": 6,
+    "report": 7, "tables": 7,
+    "ui": 8,
+    "cli": 9,
+    "__main__": 10,
 }
 
 
