@@ -13,7 +13,6 @@ dotfiles manager makes, is followed, and saving writes through it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
@@ -146,18 +145,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         else:
             lines.append(f"{f.name} = {int(value) if value == int(value) else value!r}")
     text = "\n".join(lines) + "\n"
-    path = _through_link(path)
-    trust.make_folders(path.parent)
-    partial = path.with_name(f".{path.name}.partial")
-    try:
-        with open(partial, "w", encoding="utf-8", opener=trust.private_opener) as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(partial)
+    trust.write_private(_through_link(path), text)
 
 
 def _through_link(path: Path) -> Path:

@@ -335,3 +335,22 @@ def close_to_others(path: str | os.PathLike[str]) -> None:
     mode = stat.S_IMODE(os.stat(path, follow_symlinks=False).st_mode)
     if mode & (stat.S_IWGRP | stat.S_IWOTH):
         os.chmod(path, mode & ~(stat.S_IWGRP | stat.S_IWOTH))
+
+
+def write_private(path: str | os.PathLike[str], text: str) -> None:
+    """Write one of mlspace's own files (settings, the guard's state and reports) whole,
+    private to the user (mode 0600, never through a link), renamed into place so a reader
+    never sees half of it, and no partial file is left behind if writing fails."""
+    path = os.fspath(path)
+    make_folders(os.path.dirname(path) or ".")
+    temp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "w", encoding="utf-8", errors="surrogateescape",
+                  opener=private_opener) as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)

@@ -202,7 +202,7 @@ def summary(root: str, chosen_policy: Policy, done: Freed, report: str | None) -
 
 def _record(root: str, chosen_policy: Policy, done: Freed) -> str | None:
     """Record the act as a policy run and write its report; the report's path."""
-    from mlspace.guard.state import write_private
+    from mlspace.trust import write_private
 
     path = report_path(root)
     run_record = summary(root, chosen_policy, done, path)

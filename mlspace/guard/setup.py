@@ -17,7 +17,7 @@ from pathlib import Path
 from mlspace import trust
 from mlspace.act.policy import TEMPLATE, PolicyError, load
 from mlspace.config import POLICY_NAME, config_dir
-from mlspace.guard.state import write_private
+from mlspace.trust import write_private
 
 
 class AlreadyGuarded(Exception):

@@ -11,9 +11,7 @@ and renamed, so a guard killed mid-write leaves the previous state, never half o
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,22 +102,6 @@ def load(path: Path | None = None) -> GuardState:
 
 def save(state: GuardState, path: Path | None = None) -> None:
     """Write the state whole, then rename it into place."""
-    write_private(path or state_file(), json.dumps(state.to_json(), separators=(",", ":")))
+    trust.write_private(path or state_file(), json.dumps(state.to_json(), separators=(",", ":")))
 
 
-def write_private(path: str | Path, text: str) -> None:
-    """Write one of mlspace's own files (the state, the guard's report) whole, private to
-    the user, renamed into place so a reader never sees half of it."""
-    path = Path(path)
-    trust.make_folders(path.parent)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temp, "w", encoding="utf-8", errors="surrogateescape",
-                  opener=trust.private_opener) as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
