@@ -337,16 +337,18 @@ def close_to_others(path: str | os.PathLike[str]) -> None:
         os.chmod(path, mode & ~(stat.S_IWGRP | stat.S_IWOTH))
 
 
-def write_private(path: str | os.PathLike[str], text: str) -> None:
+def write_private(path: str | os.PathLike[str], text: str, errors: str = "strict") -> None:
     """Write one of mlspace's own files (settings, the guard's state and reports) whole,
     private to the user (mode 0600, never through a link), renamed into place so a reader
-    never sees half of it, and no partial file is left behind if writing fails."""
+    never sees half of it, and no partial file is left behind if writing fails. ``errors``:
+    "strict" refuses text UTF-8 cannot hold (a TOML file must be valid UTF-8, so a name
+    with undecodable bytes is a ValueError there); "surrogateescape" writes such a name's
+    own bytes back (a report naming the user's files)."""
     path = os.fspath(path)
     make_folders(os.path.dirname(path) or ".")
     temp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
-        with open(temp, "w", encoding="utf-8", errors="surrogateescape",
-                  opener=private_opener) as f:
+        with open(temp, "w", encoding="utf-8", errors=errors, opener=private_opener) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

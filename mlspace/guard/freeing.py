@@ -208,7 +208,7 @@ def _record(root: str, chosen_policy: Policy, done: Freed) -> str | None:
     run_record = summary(root, chosen_policy, done, path)
     record_policy_run(policy_report.brief(run_record))
     try:
-        write_private(path, policy_report.render_html(run_record))
+        write_private(path, policy_report.render_html(run_record), errors="surrogateescape")
     except (OSError, JournalUnavailable):
         return None
     return path

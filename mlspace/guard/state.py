@@ -102,6 +102,7 @@ def load(path: Path | None = None) -> GuardState:
 
 def save(state: GuardState, path: Path | None = None) -> None:
     """Write the state whole, then rename it into place."""
-    trust.write_private(path or state_file(), json.dumps(state.to_json(), separators=(",", ":")))
+    trust.write_private(path or state_file(),
+                        json.dumps(state.to_json(), separators=(",", ":")))  # ASCII: JSON escapes
 
 
