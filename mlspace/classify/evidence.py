@@ -69,6 +69,8 @@ _REPORT_EXTENSIONS = frozenset({".html", ".htm"})
 #: A table is no config, whatever its name (``environment.csv`` of returns per step).
 _TABLE_EXTENSIONS = frozenset({".csv", ".tsv"})
 _TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
+#: What a profiler writes together: the trace, its compressed form, the page that shows it.
+_TRACE_EXTENSIONS = frozenset({".json", ".gz", ".html", ".htm"})
 _BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET,
                TRACE: Category.DEBUG}
 _DATA_OR_MODEL = frozenset({Context.DATASET, Context.AUGMENTED, Context.CHECKPOINT_UNIT,
@@ -326,6 +328,7 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
     twins = twin_components(folder.names)
     checkpoint_twins = {twins[n] for n, c in zip(folder.names, folder.categories, strict=True)
                         if n in twins and c == Category.CHECKPOINT}
+    model_stems = _checkpoint_stems(folder, chosen if said == Category.CHECKPOINT else None)
     holds_model = said == Category.CHECKPOINT or _holds_checkpoints(snapshot, folder, contexts) \
         or _names_models(folder)
     log_shaped = _log_shaped(snapshot, folder, categories, contexts)
@@ -338,8 +341,12 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
     plain = folder.context != Context.LOG
     verdicts: dict[int, Category] = {}
     for at, name in enumerate(folder.names):
-        if not folder.guessed[at] or folder.sizes[at] == 0:
-            continue  # an empty file says nothing
+        if not folder.guessed[at]:
+            continue
+        if folder.sizes[at] == 0:
+            if log_shaped:
+                verdicts[at] = Category.LOG  # a run's marker beside its records
+            continue  # an empty file says nothing of its own
         ext = _ext(name)
         text = (ext in _TEXT_EXTENSIONS and ext != "") or (
             at == chosen and sniffed is not None and sniffed.format in _TEXT_FORMATS)
@@ -347,10 +354,22 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
         small = folder.sizes[at] <= RECORD_MAX_BYTES
         if name in twins and twins[name] in checkpoint_twins:
             verdicts[at] = Category.CHECKPOINT  # a component of a fixed-name checkpoint
+        elif not text and small and says_record(name) and not says_model(name) \
+                and said == Category.CHECKPOINT:
+            # A pickle named a record (result.pkl, trials.pkl) holds the search's record,
+            # even when fitted estimators travel inside it.
+            verdicts[at] = Category.LOG
+        elif not text and _stem(name) in model_stems:
+            verdicts[at] = Category.CHECKPOINT  # m.vocab beside m.model: one model's parts
         elif at == chosen and said is not None:
             verdicts[at] = said
         elif said is not None and not text and ext == chosen_ext:
             verdicts[at] = said  # a sibling of the same kind
+        elif said == Category.DEBUG and ext in _TRACE_EXTENSIONS \
+                and not (small and (says_record(name) or says_config(name))):
+            # A trace beside the profiler page that shows it (VizTracer's result.json: too
+            # big to be the small record its name would make it).
+            verdicts[at] = Category.DEBUG
         elif text and small and says_record(name):
             verdicts[at] = Category.LOG
         elif not text and says_model(name):
@@ -374,9 +393,28 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
             verdicts[at] = Category.LOG
         elif plain and holds_model and not text and ext in CONTAINER_EXTENSIONS and small:
             verdicts[at] = Category.CHECKPOINT  # state saved with the model beside it
-        elif log_shaped and not text and guess != Category.DATASET and small:
-            verdicts[at] = Category.LOG  # what a job left beside its stdout and stderr
+        elif log_shaped and (not text or ext == "") and guess != Category.DATASET and small:
+            # What a job left beside its stdout and stderr; a tracker's counters
+            # (last_put_version) beside its records.
+            verdicts[at] = Category.LOG
     return verdicts
+
+
+def _stem(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def _checkpoint_stems(folder: _Folder, sniffed_model: int | None) -> set[str]:
+    """Stems of the checkpoint files the names decided, of guessed binaries named as models,
+    and of the file whose bytes said model: a guessed file sharing one is a part of that
+    model (SentencePiece's ``m.vocab`` beside ``m.model``)."""
+    stems = {_stem(n) for n, c, g in zip(folder.names, folder.categories, folder.guessed,
+                                         strict=True)
+             if (c == Category.CHECKPOINT and not g)
+             or (g and _ext(n) not in _TEXT_EXTENSIONS and says_model(n))}
+    if sniffed_model is not None:
+        stems.add(_stem(folder.names[sniffed_model]))
+    return stems - {""}
 
 
 def _records_only(folder: _Folder, contexts: np.ndarray) -> bool:
