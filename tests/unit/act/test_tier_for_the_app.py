@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -153,22 +152,22 @@ def test_a_tier_that_does_not_answer_never_stalls_planning(
     from mlspace import disks
 
     gone = str(tmp_path / "nas")
-    release, asked = threading.Event(), []
+    release, asked, answered = threading.Event(), [], []
     real = disks._stat_device
 
     def hanging(path: str) -> int:
         if path == gone:
             asked.append(path)
             release.wait(30)
+            answered.append(path)
         return real(path)
 
     monkeypatch.setattr(disks, "_stat_device", hanging)
     try:
         for _ in range(3):
-            start = time.monotonic()
             assert same_disk_as(gone, [str(tmp_path)]) is None
-            assert time.monotonic() - start < 1.0
-        assert asked == [gone]
+        # Each answer came while the stat still hung: nobody waited for it to return.
+        assert asked == [gone] and answered == []
     finally:
         release.set()
     (tmp_path / "cold").mkdir()

@@ -590,9 +590,7 @@ def test_the_opcode_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 def _timed_none_or_file(tmp_path: Path, blob: bytes) -> LightningCheckpointFile | None:
     found = None
     for data in (_torch_zip(blob), blob):
-        started = time.perf_counter()
         found = answers_quickly(_read_bytes_as_ckpt, tmp_path, data)
-        assert time.perf_counter() - started < 5
         assert found is None or isinstance(found, LightningCheckpointFile)
     return found
 
