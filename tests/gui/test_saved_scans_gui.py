@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
-from gui_helpers import confirm_when_asked, right_click_row
+from gui_helpers import check_only, confirm_when_asked, right_click_row, show_tab
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -162,8 +162,16 @@ def test_a_scan_whose_folder_is_not_here_offers_no_cleanup(
     assert actions[1].text() == f"No cleanup from this scan: {reason}"
     offered = [a for a in actions if a.text().startswith(("Keep best", "Move to trash"))]
     assert len(offered) >= 2 and not any(a.isEnabled() for a in offered)
-    window.confirm_and_clean(list(suggestions))
-    assert window.status.text() == f"Nothing was moved: {reason}."
+    # In the Suggestions tab each is listed, greyed, its box not to be checked; the button
+    # stays off, and a click on it moves nothing.
+    show_tab(window, window.suggestions)
+    rows = window.suggestions.suggestion_items()
+    assert len(rows) == len(suggestions)
+    assert not any(row.flags() & Qt.ItemFlag.ItemIsUserCheckable for row in rows)
+    assert all(row.toolTip(0) == reason for row in rows)
+    assert not window.suggestions.clean_button.isEnabled()
+    qtbot.mouseClick(window.suggestions.clean_button, Qt.MouseButton.LeftButton)
+    assert getattr(window, "last_dialog", None) is None  # no confirmation was opened
     assert tree_digest(here) == before
 
 
@@ -419,7 +427,10 @@ def test_nothing_moves_when_the_disk_suggests_none_of_a_saved_scans_plan(
     for folder in copies.paths:
         os.utime(next(p for p in Path(folder).rglob("*") if p.is_file()))  # written anew
     before = tree_digest(root)
-    window.confirm_and_clean([copies])
+    show_tab(window, window.suggestions)  # and take the suggestion as the tab lists it
+    copies = next(s for s in window.ws.plan.suggestions if s.title == copies.title)
+    check_only(window, [copies])
+    qtbot.mouseClick(window.suggestions.clean_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.status.text().startswith("Nothing was moved"),
                     timeout=30_000)
     assert window.status.text().startswith(
