@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from cleanup_helpers import mount_tmpfs, unmount
 from guard_sim import MIB, POLICY, Writer
+from hostile_helpers import answers_quickly
 
 from mlspace.act import history, undo
 from mlspace.act.policy import load
@@ -137,3 +138,47 @@ def test_a_checkpoint_rewritten_between_plan_and_act_is_skipped(
     assert {o.path for o in done.cleaned.done} == {str(ws / "outputs" / "bert" / n)
                                                   for n in ("checkpoint-300",
                                                             "checkpoint-400")}
+
+
+def test_a_checkpoint_swapped_for_a_link_between_plan_and_act_is_skipped_and_its_target_kept(
+        disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Someone (or a sync tool) swaps a planned folder for a link to other data: the guard
+    moves neither the link nor what it points at."""
+    ws, writer = _workspace(disk, 6)
+    policy = load(str(ws / "mlspace-policy.toml"))
+    swapped = ws / "outputs" / "bert" / "checkpoint-300"
+    elsewhere = disk / "elsewhere"
+    planned = freeing.light_scan
+
+    def plan_then_swap(folder: str):  # noqa: ANN202 - the inventory the plan is made from
+        inv = planned(folder)
+        swapped.rename(elsewhere)
+        swapped.symlink_to(elsewhere, target_is_directory=True)
+        return inv
+
+    monkeypatch.setattr(freeing, "light_scan", plan_then_swap)
+    done = freeing.free(str(ws), policy, 10 ** 12, now=writer.now() + 10)
+    assert done.cleaned is not None
+    assert str(swapped) in {o.path for o in done.cleaned.skipped}, done.cleaned.outcomes
+    assert swapped.is_symlink() and (elsewhere / "model.safetensors").stat().st_size == 4 * MIB
+    assert {o.path for o in done.cleaned.done} == {str(ws / "outputs" / "bert" / n)
+                                                  for n in ("checkpoint-100",
+                                                            "checkpoint-400")}
+
+
+def test_a_fifo_inside_a_planned_checkpoint_neither_blocks_nor_is_counted_as_freed(
+        disk: Path) -> None:
+    """A named pipe a tool left in an old checkpoint: it is moved and purged with its folder
+    (never opened), and what the guard reports freed is what statvfs saw come back."""
+    ws, writer = _workspace(disk, 6)
+    old = ws / "outputs" / "bert" / "checkpoint-300"
+    os.mkfifo(old / "progress.fifo")
+    for path in (old / "progress.fifo", old):  # as old as the checkpoint it sits in
+        os.utime(path, (writer.t0, writer.t0))
+    policy = load(str(ws / "mlspace-policy.toml"))
+    before = os.statvfs(disk)
+    done = answers_quickly(freeing.free, str(ws), policy, 10 ** 12, writer.now() + 10)
+    after = os.statvfs(disk)
+    assert done.cleaned is not None and done.cleaned.done, done.cleaned
+    assert not old.exists(), done.cleaned.skipped
+    assert done.freed == (after.f_bfree - before.f_bfree) * after.f_frsize > 0
