@@ -7,10 +7,11 @@ a torch model.
 
 The series (a trend, a yearly season and noise, 240 months) is the user's CSV
 ``data/sales.csv``, read with ``TimeSeries.from_csv`` and split into training and
-validation parts. ``NBEATSModel(..., model_name="nbeats_sales", save_checkpoints=True, log_tensorboard=True,
-force_reset=True).fit(train, val_series=val)`` writes, in its default ``work_dir`` (the
-current folder's ``darts_logs/``), ``darts_logs/nbeats_sales/``: ``_model.pth.tar`` (the untrained model object,
-which Darts pickles because Lightning checkpoints only the module),
+validation parts. ``NBEATSModel(..., model_name="nbeats_sales", save_checkpoints=True,
+log_tensorboard=True, force_reset=True).fit(train, val_series=val)`` writes, in its default
+``work_dir`` (the current folder's ``darts_logs/``), ``darts_logs/nbeats_sales/``:
+``_model.pth.tar`` (the untrained model object, which Darts pickles because Lightning
+checkpoints only the module),
 ``checkpoints/best-epoch=<N>-val_loss=<loss>.ckpt`` (Lightning's ModelCheckpoint on
 ``val_loss``, top 1), ``checkpoints/last-epoch=<N>.ckpt``, and ``logs/`` (TensorBoard events
 and Lightning's ``hparams.yaml``). Then the user saves the trained model with
