@@ -3,7 +3,7 @@ file the tool wrote is labelled with a category, every big file is rebuilt at it
 with its real first and last bytes, and the best and latest checkpoints the tool named exist
 and are labelled checkpoints. Then what the classifier must hold on it: no suggestion that
 touches a recorded or named best or latest, on any tool; the tuning sets right; and the
-set kept for first contact (heldout2) no worse than it was at first contact. Issue 27's
+set kept for first contact (heldout3) no worse than it was at first contact. Issue 27's
 target there (95%) is measured by benchmarks/bench_accuracy.py, not asserted: it is not met
 (docs/recognition.md)."""
 
@@ -78,11 +78,13 @@ def test_the_tree_is_rebuilt_as_the_tool_wrote_it(tool: CorpusTool, tmp_path: Pa
                     assert f.read() == tail
 
 
-#: The tools the classifier was tuned on (dev) or has since been (heldout, once measured).
-TUNED = ("dev", "heldout")
-#: heldout2 at first contact, before any change for it (benchmarks/
-#: first_contact_baseline_heldout2.md): a floor, so a later change cannot lose it silently.
-FIRST_CONTACT_FLOOR = {"files": 0.843, "bytes": 0.143}
+#: The tools the classifier was tuned on (dev) or has since been (heldout, heldout2: each
+#: once measured at first contact).
+TUNED = ("dev", "heldout", "heldout2")
+#: heldout3 at first contact, before any change for it (benchmarks/
+#: first_contact_baseline_heldout3.md): a floor, so a later change cannot lose it silently.
+FIRST_CONTACT_SET = "heldout3"
+FIRST_CONTACT_FLOOR = {"files": 0.754, "bytes": 0.314}
 
 
 def _judged(tmp_path: Path, sets: tuple[str, ...]) -> tuple[list, list]:
@@ -104,7 +106,7 @@ def test_the_tuned_sets_are_right_and_nothing_protected_is_suggested(tmp_path: P
 
 
 def test_first_contact_is_no_worse_and_nothing_protected_is_suggested(tmp_path: Path) -> None:
-    verdicts, bad = _judged(tmp_path, ("heldout2",))
+    verdicts, bad = _judged(tmp_path, (FIRST_CONTACT_SET,))
     assert accuracy(verdicts) >= FIRST_CONTACT_FLOOR["files"]
     assert accuracy(verdicts, by_bytes=True) >= FIRST_CONTACT_FLOOR["bytes"]
     assert bad == []
