@@ -20,6 +20,7 @@ import numpy as np
 from mlspace.classify.categories import Category
 from mlspace.classify.evidence import EvidenceReport, apply_evidence
 from mlspace.classify.folder_judge import FolderJudge
+from mlspace.classify.loader_cache import mark_loader_caches
 from mlspace.classify.media import (
     SAMPLE_SIZE,
     folder_media_category,
@@ -143,6 +144,7 @@ class EntryClassifier:
         if self.guessing_rows:
             report = apply_evidence(snapshot, categories, guessed, contexts, rules,
                                     self.compiled, np.concatenate(self.guessing_rows))
+        mark_loader_caches(snapshot, categories, contexts, rules, self.compiled, self.row_names)
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, rules, categories, tuple(self.row_names), report)
 

@@ -28,12 +28,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mlspace.classify.categories import Category
-from mlspace.classify.name_meaning import says_cache, says_config, says_model, says_record
+from mlspace.classify.folder_units import make_unit
+from mlspace.classify.name_meaning import (
+    says_about,
+    says_cache,
+    says_config,
+    says_model,
+    says_record,
+    says_search_state,
+    says_split,
+    says_vocab,
+)
 from mlspace.classify.readers.sniff import DATA, MODEL, RECORD, TRACE, Sniffed, sniff_file
 from mlspace.classify.rules import (
     CONTAINER_EXTENSIONS,
     CONTEXTS,
-    DEFAULT_CATEGORY,
     CompiledRules,
     Context,
 )
@@ -69,8 +78,16 @@ _REPORT_EXTENSIONS = frozenset({".html", ".htm"})
 #: A table is no config, whatever its name (``environment.csv`` of returns per step).
 _TABLE_EXTENSIONS = frozenset({".csv", ".tsv"})
 _TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
+#: What a tool writes of a run as structured text.
+_STRUCTURED_TEXT = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv"})
+#: What a person's project holds and a tool's save never does: code and its docs.
+_PROJECT_EXTENSIONS = frozenset({".py", ".ipynb", ".sh", ".md", ".rst", ".toml", ".r", ".jl"})
+#: Text a corpus is kept in, one example a line.
+_CORPUS_TEXT = frozenset({".txt", ".jsonl", ".csv", ".tsv"})
 #: What a profiler writes together: the trace, its compressed form, the page that shows it.
 _TRACE_EXTENSIONS = frozenset({".json", ".gz", ".html", ".htm"})
+#: Formats that pack a tool's objects whatever the file is called (``datamodule.sav``).
+_CONTAINER_FORMATS = frozenset({"pickle", "zip", "hdf5", "torch-zip", "torch-legacy"})
 _BY_HOLDING = {MODEL: Category.CHECKPOINT, RECORD: Category.LOG, DATA: Category.DATASET,
                TRACE: Category.DEBUG}
 _DATA_OR_MODEL = frozenset({Context.DATASET, Context.AUGMENTED, Context.CHECKPOINT_UNIT,
@@ -178,7 +195,7 @@ def _numbered_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.nda
             row = members[name][0]
             if row in holders and not _holds_run_records(snapshot, row, categories,
                                                          contexts):
-                _make_unit(snapshot, row, categories, contexts, dir_rules, rule,
+                make_unit(snapshot, row, categories, contexts, dir_rules, rule,
                            Context.CHECKPOINT_UNIT)
 
 
@@ -204,22 +221,6 @@ def _rows_holding_checkpoint_files(snapshot: Snapshot, categories: np.ndarray,
     return set(rows[plain].tolist())
 
 
-def _make_unit(snapshot: Snapshot, row: int, categories: np.ndarray, contexts: np.ndarray,
-               dir_rules: np.ndarray, rule: int, context: Context) -> None:
-    """Make folder ``row`` one unit of ``context``: its subtree takes the context's category
-    (what is below a checkpoint is the checkpoint), its subfolders the context."""
-    contexts[row] = context
-    dir_rules[row] = rule
-    category = DEFAULT_CATEGORY[context]
-    for entry in snapshot.subtree(int(snapshot.dir_entry[row])):
-        below = snapshot.row_of(entry)
-        if below >= 0 and below != row:
-            contexts[below] = context
-            dir_rules[below] = -1
-        if entry != snapshot.dir_entry[row]:
-            categories[entry] = category
-
-
 def _base(path: str) -> str:
     return os.path.basename(path.rstrip("/"))
 
@@ -230,7 +231,7 @@ def _settle(snapshot: Snapshot, folder: _Folder, categories: np.ndarray, context
     sharded = shards(n for n, g in zip(folder.names, folder.guessed, strict=True) if g)
     if sharded and says_cache(_base(snapshot.dir_path(folder.row))):
         # Shards in a folder named a cache (wds-cache/) are a loader's copy of them.
-        _make_unit(snapshot, folder.row, categories, contexts, dir_rules,
+        make_unit(snapshot, folder.row, categories, contexts, dir_rules,
                    compiled.evidence["evidence-shard-cache"], Context.CACHE)
         return
     index = _index_of(folder) if sharded else None
@@ -309,7 +310,7 @@ def _shard_set(snapshot: Snapshot, folder: _Folder, index: int, sharded: set[str
     context = Context.CACHE if cache else Context.DATASET
     rule = compiled.evidence["evidence-shard-cache" if cache else "evidence-shards"]
     if cache:
-        _make_unit(snapshot, folder.row, categories, contexts, dir_rules, rule, context)
+        make_unit(snapshot, folder.row, categories, contexts, dir_rules, rule, context)
         return
     contexts[folder.row] = context
     dir_rules[folder.row] = rule
@@ -334,6 +335,17 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
     log_shaped = _log_shaped(snapshot, folder, categories, contexts)
     series_here = _numbered_models(folder) >= 2
     records_only = _records_only(folder, contexts)
+    record_files = _record_files(folder, contexts)
+    # One model saved as files of this folder (not checkpoint folders below it: TF
+    # Serving's models.config beside its model versions is the server's), in no project's
+    # folder (beside train.py, config.json is the project's).
+    one_model = not series_here and not log_shaped and not _project_files(folder) and (
+        said == Category.CHECKPOINT or any(
+            c == Category.CHECKPOINT and not g
+            for c, g in zip(folder.categories, folder.guessed, strict=True)))
+    # The extension whose bytes, read here, are a container (``.sav`` holding a pickle).
+    packed = chosen_ext if sniffed is not None and sniffed.format in _CONTAINER_FORMATS \
+        else None
     tables_here = any(g and _ext(n) in _TABLE_EXTENSIONS
                       for n, g in zip(folder.names, folder.guessed, strict=True))
     # In a folder a rule calls a log folder, a container stays part of the log unless its
@@ -354,10 +366,17 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
         small = folder.sizes[at] <= RECORD_MAX_BYTES
         if name in twins and twins[name] in checkpoint_twins:
             verdicts[at] = Category.CHECKPOINT  # a component of a fixed-name checkpoint
+        elif small and holds_model and says_vocab(name):
+            verdicts[at] = Category.CHECKPOINT  # the vocabulary the models beside it read
         elif not text and small and says_record(name) and not says_model(name) \
                 and said == Category.CHECKPOINT:
             # A pickle named a record (result.pkl, trials.pkl) holds the search's record,
             # even when fitted estimators travel inside it.
+            verdicts[at] = Category.LOG
+        elif not text and small and says_search_state(name) and not says_model(name) \
+                and not holds_model and said != Category.CHECKPOINT:
+            # A search's pickled state beside no model (TPOT's population.pkl, Nevergrad's
+            # optimizer.pkl) resumes the search: it is the search's record, as its trials are.
             verdicts[at] = Category.LOG
         elif not text and _stem(name) in model_stems:
             verdicts[at] = Category.CHECKPOINT  # m.vocab beside m.model: one model's parts
@@ -373,6 +392,11 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
         elif text and small and says_record(name):
             verdicts[at] = Category.LOG
         elif not text and says_model(name):
+            verdicts[at] = Category.CHECKPOINT
+        elif one_model and text and small and ext not in _TABLE_EXTENSIONS \
+                and (says_config(name) or says_about(name)) and not says_record(name):
+            # What describes the one model saved here is part of it: its config, metadata
+            # and version (PyTorch Tabular's config.yml, AutoGluon's metadata.json).
             verdicts[at] = Category.CHECKPOINT
         elif small and (holds_model or log_shaped) and ext in _RECORD_EXTENSIONS \
                 and not (says_config(name) and ext not in _TABLE_EXTENSIONS):
@@ -391,8 +415,17 @@ def _verdicts(snapshot: Snapshot, folder: _Folder, chosen: int | None,
             # Beside a run's records and no model, its parameters and its rendered report
             # are part of the record (a config beside a model stays the model's).
             verdicts[at] = Category.LOG
-        elif plain and holds_model and not text and ext in CONTAINER_EXTENSIONS and small:
+        elif plain and holds_model and not text and small \
+                and (ext in CONTAINER_EXTENSIONS or ext == packed):
             verdicts[at] = Category.CHECKPOINT  # state saved with the model beside it
+        elif record_files and small and ext in _STRUCTURED_TEXT:
+            # Beside a record, in a folder of nothing but structured text, the rest is the
+            # same run's record (SMAC's scenario.json and intensifier.json beside its
+            # runhistory.json).
+            verdicts[at] = Category.LOG
+        elif text and ext in _CORPUS_TEXT and says_split(name) and not (
+                says_record(name) or says_config(name) or says_model(name)):
+            verdicts[at] = Category.DATASET  # a corpus split: src-train.txt, val.jsonl
         elif log_shaped and (not text or ext == "") and guess != Category.DATASET and small:
             # What a job left beside its stdout and stderr; a tracker's counters
             # (last_put_version) beside its records.
@@ -422,6 +455,20 @@ def _records_only(folder: _Folder, contexts: np.ndarray) -> bool:
     data or a model (a project's root, with its train.log beside corpus/, is not one)."""
     decided = [c for c, g in zip(folder.categories, folder.guessed, strict=True) if not g]
     return bool(decided) and all(c == Category.LOG for c in decided) and not any(
+        CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
+
+
+def _project_files(folder: _Folder) -> bool:
+    """Code or docs in the folder: a person's project, not a tool's save."""
+    return any(_ext(n) in _PROJECT_EXTENSIONS for n in folder.names)
+
+
+def _record_files(folder: _Folder, contexts: np.ndarray) -> bool:
+    """A folder of a run's record files: nothing but small structured text (JSON, YAML,
+    tables), one of them named a record, and no subfolder of data or models."""
+    return any(says_record(n) for n in folder.names) and all(
+        _ext(n) in _STRUCTURED_TEXT and size <= RECORD_MAX_BYTES
+        for n, size in zip(folder.names, folder.sizes, strict=True)) and not any(
         CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
 
 

@@ -104,12 +104,25 @@ RECORD_WORDS = frozenset({
     "errors", "curve", "curves", "monitor", "summary", "experiment", "messages", "events",
     "records", "trial", "trials", "oracle", "tuner", "study", "leaderboard", "timings",
 })
+#: Words of a pickle's name that say it is a search's own state (an evolutionary
+#: search's population, a tuner's optimizer or sampler): saved to resume the search, it
+#: holds no model, so beside no model it is the search's record.
+SEARCH_STATE_WORDS = frozenset({"population", "optimizer", "sampler", "searcher", "tuner",
+                                "study", "oracle", "generation", "generations"})
 #: Words of a file's name that say it configures or describes something (kept as it is).
 CONFIG_WORDS = frozenset({
     "config", "configuration", "cfg", "conf", "settings", "options", "params", "parameters",
     "hyperparameters", "spec", "schema", "vocab", "tokenizer", "labels", "classes", "mapping",
     "requirements", "environment", "package", "manifest", "index",
 })
+#: Words of a file's name that say it describes what sits beside it (its metadata, its
+#: version), as a model card or a package's metadata does.
+ABOUT_WORDS = frozenset({"meta", "metadata", "version", "info", "card"})
+#: Words of a data file's name that name the split it holds.
+SPLIT_WORDS = frozenset({"train", "training", "val", "valid", "validation", "test", "testing"})
+#: Words of a file's name that say it is a model's vocabulary: useless without the model,
+#: and the model useless without it.
+VOCAB_WORDS = frozenset({"vocab", "vocabulary", "vocabs"})
 #: Column or key names that count a run's progress.
 PROGRESS_WORDS = frozenset({
     "epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "iterations", "episode",
@@ -136,13 +149,36 @@ def says_config(name: str) -> bool:
     return not CONFIG_WORDS.isdisjoint(words_of(name))
 
 
+def says_about(name: str) -> bool:
+    return not ABOUT_WORDS.isdisjoint(words_of(name))
+
+
+def says_split(name: str) -> bool:
+    return not SPLIT_WORDS.isdisjoint(words_of(name))
+
+
+def says_vocab(name: str) -> bool:
+    return not VOCAB_WORDS.isdisjoint(words_of(name))
+
+
 def says_cache(name: str) -> bool:
     """A name with cache as a word (``wds-cache``, ``cache_dir``, ``.cached``)."""
     return not {"cache", "caches", "cached"}.isdisjoint(words_of(name))
 
 
+def says_search_state(name: str) -> bool:
+    return not SEARCH_STATE_WORDS.isdisjoint(words_of(name))
+
+
+#: Record words long enough to mean the same at the end of a compound (``runhistory``,
+#: ``trainmetrics``, ``evalresults``).
+_RECORD_ENDINGS = ("history", "metrics", "results", "progress", "statistics", "summary")
+
+
 def says_record(name: str) -> bool:
-    return not RECORD_WORDS.isdisjoint(words_of(name))
+    words = words_of(name)
+    return not RECORD_WORDS.isdisjoint(words) or any(
+        len(w) > len(end) and w.endswith(end) for w in words for end in _RECORD_ENDINGS)
 
 
 def metric_like(column: str) -> bool:

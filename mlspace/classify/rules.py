@@ -136,6 +136,7 @@ EVIDENCE_RULES = {
     rule.id: rule for rule in (
         DirRule("evidence-numbered-saves", Context.CHECKPOINT_UNIT, artifact="checkpoint"),
         DirRule("evidence-shard-cache", Context.CACHE, artifact="cache"),
+        DirRule("evidence-loader-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-shards", Context.DATASET, artifact="dataset"),
     )
 }

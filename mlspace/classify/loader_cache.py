@@ -1,0 +1,50 @@
+"""A dataset library's processed copy, beside the raw files it was built from, is its cache.
+
+Graph and vision loaders (PyTorch Geometric, OGB, torchvision's older datasets) keep one
+folder per dataset: ``raw/`` as published and ``processed/``, the library's own
+serialisation of it, which the library rebuilds from ``raw/`` whenever it is missing. An
+engineer reads such a ``processed/`` as a cache: deleting it costs one re-processing, never
+data. Two things tell it apart from a project's own processed data (cookiecutter's
+``data/raw`` and ``data/processed``, which stays a dataset): the pair sits in a folder named
+for one dataset rather than in a generic data folder, and ``processed/`` holds only
+serialised objects (torch or pickle files), not tables, arrays or media a person would open.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mlspace.classify.folder_units import make_unit
+from mlspace.classify.rules import CONTEXTS, CompiledRules, Context
+from mlspace.scan import Snapshot
+from mlspace.scan.walker import KIND_DIR
+
+#: What a library writes when it serialises its own objects.
+_SERIALISED = (".pt", ".pth", ".pkl", ".pickle")
+#: Folders that gather a project's data, not one dataset's forms.
+_DATA_ROOTS = frozenset({"data", "datasets", "dataset", "input", "inputs"})
+
+
+def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray,
+                       dir_rules: np.ndarray, compiled: CompiledRules,
+                       row_names: tuple[str, ...] | list[str]) -> None:
+    """Turn every ``processed/`` dataset folder that is a loader's copy of its ``raw/``
+    sibling into a cache (``categories``, ``contexts`` and ``dir_rules`` change in place)."""
+    for row, name in enumerate(row_names):
+        if name != "processed" or CONTEXTS[contexts[row]] != Context.DATASET:
+            continue
+        parent = int(snapshot.dir_parent[row])
+        if parent < 0 or row_names[parent].lower() in _DATA_ROOTS \
+                or "raw" not in snapshot.child_names(parent):
+            continue
+        if _only_serialised(snapshot, row):
+            make_unit(snapshot, row, categories, contexts, dir_rules,
+                      compiled.evidence["evidence-loader-cache"], Context.CACHE)
+
+
+def _only_serialised(snapshot: Snapshot, row: int) -> bool:
+    first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
+    kinds = snapshot.kind[first:first + count].tolist()
+    names = snapshot.child_names(row)
+    files = [n for n, k in zip(names, kinds, strict=True) if k != KIND_DIR]
+    return bool(files) and all(n.lower().endswith(_SERIALISED) for n in files)
