@@ -17,6 +17,7 @@ import numpy as np
 from mlspace import fmt
 from mlspace.advise.model import REVIEW, PlanItem, Suggestion, kept_item, suggestion_id
 from mlspace.classify import Category, Inventory
+from mlspace.paths import natural_key
 from mlspace.safe_read import Unreadable, iter_blocks, open_regular
 from mlspace.scan.walker import KIND_FILE
 
@@ -89,7 +90,12 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
     out = []
     for group in groups:
         paths = {e: snap.path(e) for e in group}
-        keep = min(group, key=lambda e: _keep_rank(paths[e], protected_paths))
+        # Among equals the newest copy stays, and of copies equally new the one whose name
+        # sorts last (a tool's later version folder, 2026-12-02T10.15/ after 10.14/): the
+        # copy a tool loads as its latest.
+        latest_first = sorted(group, key=lambda e: natural_key(paths[e]), reverse=True)
+        keep = min(latest_first, key=lambda e: (*_keep_rank(paths[e], protected_paths),
+                                                -float(snap.mtime[e])))
         drop = [e for e in group if e != keep and not _is_protected(paths[e], protected_paths)]
         if not drop:
             continue
@@ -116,9 +122,9 @@ def _is_protected(path: str, protected: set[str]) -> bool:
     return any(path == p or path.startswith(p.rstrip("/") + "/") for p in protected)
 
 
-def _keep_rank(path: str, protected: set[str]) -> tuple[int, int, int, str]:
+def _keep_rank(path: str, protected: set[str]) -> tuple[int, int, int]:
     """Lower is kept first: protected checkpoints, then meaningful names, then shallow
     paths."""
     name = os.path.basename(path).lower()
     meaningful = next((i for i, w in enumerate(_KEEP_WORDS) if w in name), len(_KEEP_WORDS))
-    return (0 if _is_protected(path, protected) else 1, meaningful, path.count("/"), path)
+    return (0 if _is_protected(path, protected) else 1, meaningful, path.count("/"))

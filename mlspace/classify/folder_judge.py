@@ -1,14 +1,21 @@
 """A folder's context, from its name, its parent and the marker files it holds: the first
 rule (in file order) that mentions the folder and fits decides; else the parent's context
-passes down (mlspace.classify.rules.INHERITED)."""
+passes down (mlspace.classify.rules.INHERITED). A folder no rule mentions, named with a
+leading ordinal (``01_raw``, ``06_models``, ``8-reporting``: the layers of a pipeline's data
+folder), is judged by the words after it: the number orders the folders, the words say what
+each holds."""
 
 from __future__ import annotations
+
+import re
 
 from mlspace.classify.rules import INHERITED, CompiledRules, Context
 
 #: What mentions a folder: (candidate rules, whether the combined regex matched, the parent
 #: names those rules ask for).
 _Mention = tuple[tuple[int, ...], bool, frozenset[str]]
+#: A short ordinal before a folder's words (a year, 2024_data, is no ordinal).
+_ORDINAL = re.compile(r"\d{1,3}[_\-. ]+([A-Za-z].*)")
 
 
 class FolderJudge:
@@ -37,6 +44,9 @@ class FolderJudge:
             mentioned = self._mentions[name, present] = self._mentioning(name, present)
         candidates, regex_matched, parent_names = mentioned
         if not candidates:  # most folders: no rule so much as mentions them
+            ordered = _ORDINAL.fullmatch(name)
+            if ordered is not None:
+                return self.judge(ordered.group(1), parent_name, parent, present)
             return INHERITED[parent], -1
         # A run's checkpoint-500 sits in a parent named after the run: the parent's name is
         # part of the verdict only when a rule that could decide names it.

@@ -129,3 +129,32 @@ def test_a_corpus_split_is_data_and_a_vocabulary_beside_models_is_theirs(tmp_pat
     touched = {item.path for s in permissive_plan(inv).suggestions for item in s.items}
     assert str(root / "toy/run/example.vocab.src") not in touched
     assert str(root / "toy/run/model_step_100.pt") in touched  # the series is thinned
+
+
+def test_a_numbered_layer_folder_is_judged_by_its_words(tmp_path: Path) -> None:
+    versions = ("2026-12-02T10.14.51.218Z", "2026-12-02T10.15.20.164Z")
+    root = make(tmp_path / "ws", {
+        "data/01_raw/companies.csv": "id,name\n1,a\n",
+        **{f"data/06_models/regressor.pickle/{v}/regressor.pickle": Sparse(2_000_000, b"\x80\x04")
+           for v in versions},
+        **{f"data/08_reporting/confusion.png/{v}/confusion.png": Sparse(15_352, b"\x89PNG")
+           for v in versions},
+        # code stays code, whatever its package is called
+        "src/pipelines/reporting/__init__.py": "", "src/pipelines/reporting/nodes.py": "x = 1\n",
+        # a year is no ordinal
+        "2024_logs/state.bin": b"\1" * 64, "07_logs/state.bin": b"\1" * 64,
+    })
+    inv = inventory_of(root)
+    cats = categories_by_path(inv)
+    assert cats["data/01_raw/companies.csv"] == "dataset"
+    for v in versions:
+        assert cats[f"data/06_models/regressor.pickle/{v}/regressor.pickle"] == "checkpoint"
+        assert cats[f"data/08_reporting/confusion.png/{v}/confusion.png"] == "log"
+    assert cats["src/pipelines/reporting/nodes.py"] == "other"
+    assert cats["07_logs/state.bin"] == "log"
+    assert cats["2024_logs/state.bin"] != "log"
+    # identical versions: the copy a tool loads as its latest is the one that stays
+    newest = f"data/06_models/regressor.pickle/{versions[1]}/regressor.pickle"
+    touched = {item.path for s in permissive_plan(inv).suggestions for item in s.items}
+    assert str(root / newest) not in touched
+    assert str(root / newest.replace(versions[1], versions[0])) in touched
