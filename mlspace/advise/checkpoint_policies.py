@@ -20,7 +20,7 @@ from mlspace.advise.model import (
     kept_item,
 )
 from mlspace.classify import Artifact, Inventory, Series
-from mlspace.classify.series import is_fixed_name_save
+from mlspace.classify.series import is_fixed_name_save, named_with_score
 from mlspace.paths import natural_key
 
 #: Resume state of a checkpoint: optimizer, scheduler, RNG and AMP scaler (ml-layouts §1-3).
@@ -253,6 +253,8 @@ def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
         whys.append(("a fixed-name save, no step or epoch to order it by", ""))
     if a.role == "export":
         whys.append(("an exported model, no step of the training to thin out", ""))
+    if s.best is None and a.id in s.protected and named_with_score(a):
+        whys.append(("named with a score mlspace cannot rank", ""))
     if not whys and a.id in latest:
         whys.append((f"one of the latest {len(latest)} complete ones" if writing
                      else f"one of the latest {len(latest)}", ""))

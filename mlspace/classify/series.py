@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from mlspace.classify.artifacts import Candidate, symlink_target_name
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
+from mlspace.classify.name_meaning import PROGRESS_WORDS, words_of
 from mlspace.classify.readers.records import (
     read_best_k_models,
     read_pointer,
@@ -80,8 +81,13 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         here = [c for c in found if not c.archived]
         records = _Records(read_hf_facts(here),
                            _ranking_records(snapshot, row, folder, here, children))
-        if records.hf is None and records.ranked is None \
-                and all(c.tool in _NO_READER for c in here):
+        # Where no tool's reader knows the checkpoints, or the one whose folder names they
+        # share found none of its records (TorchRL's checkpoint-<N>/ look like HF
+        # Trainer's), records found by their shape speak.
+        hf = records.hf
+        hf_silent = hf is None or (hf.state is None and not hf.named_best)
+        if hf_silent and records.ranked is None and all(
+                c.tool in _NO_READER or c.tool == "HF Trainer" for c in here):
             records = records._replace(shape=_shape_records(snapshot, folder, here, children))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
@@ -122,6 +128,13 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
     if len(members) > 1:
         protected |= {m.id for m in members if is_fixed_name_save(m)}
+    if best is None:
+        # Saves named with a score mlspace cannot rank (``net_key_metric=0.9488.pt``: which
+        # way is better?) were kept by the tool for that score: all of them stay.
+        scored = {m.id for m in members if named_with_score(m)}
+        if scored:
+            protected |= scored
+            best_reason += "; every save named with a score is kept"
     kept_names, ranked, newest_first, kept_reason = _kept_by_tool(records, metric)
     tool_kept = [by_name[n].id for n in kept_names
                  if n in by_name and by_name[n].id not in protected]
@@ -155,6 +168,13 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
 
 #: Roles whose checkpoints are kept at every risk level: what the tool's naming promises.
 PROTECTED_ROLES = frozenset({"best", "last", "final", "top-k", "export"})
+
+
+def named_with_score(m: Artifact) -> bool:
+    """A save whose name carries a score, not only a count (``net_key_metric=0.9488.pt``;
+    ``checkpoint_epoch=2.pt`` counts epochs), and no role word."""
+    return m.role is None and any(PROGRESS_WORDS.isdisjoint(words_of(key))
+                                  for key, _ in m.metrics)
 
 
 def is_fixed_name_save(m: Artifact) -> bool:

@@ -4,7 +4,8 @@ the run's own word on which is best and which is latest.
 
 - Inside each checkpoint folder, a JSON record with a score (``"score": 0.91``, and a
   ``"direction": "max"`` for the metric of that value, as a tuner's ``trial.json`` keeps
-  it) ranks the checkpoints.
+  it), or with a metric whose name says its direction (a manifest's ``episode_reward``),
+  ranks the checkpoints.
 - Beside them, a record that names a checkpoint under a key saying best (``best_model``,
   ``best_checkpoint``) or latest (``last_checkpoint``, ``latest``) says so (JSON, or a flat
   YAML's ``key: value`` lines), and a table with a column naming them and a metric column
@@ -88,12 +89,14 @@ def _scores_inside(folder: str, member_files: dict[str, list[str]], budget: list
             record = _json_record(os.path.join(folder, member, name), budget)
             if not isinstance(record, dict):
                 continue
-            found = _score_of(record)
+            found = _score_of(record) or _named_metric(record)
             if found is None:
                 continue
             value, its_metric, its_mode = found
             if mode is not None and (its_mode or mode) != mode:
                 return None  # records that disagree on the direction rank nothing
+            if metric is not None and its_metric is not None and its_metric != metric:
+                return None  # nor do records of different metrics
             scores[member], metric, mode, source = value, its_metric or metric, \
                 its_mode or mode, name
             break
@@ -115,6 +118,23 @@ def _score_of(record: dict) -> tuple[float, str | None, str | None] | None:
                             or None)
         return float(value), metric, mode if mode in ("min", "max") else None
     return None
+
+
+def _named_metric(record: dict) -> tuple[float, str | None, str | None] | None:
+    """(value, metric, "min"/"max") of a metric whose name says its direction, at a save
+    record's top level or in a mapping one level down (a manifest's ``"metadata":
+    {"episode_reward": 54.75, "collected_frames": 5000}``): a validation metric first."""
+    found: list[tuple[str, float, str]] = []
+    for level in (record, *(v for v in list(record.values())[:200] if isinstance(v, dict))):
+        for key, value in list(level.items())[:200]:
+            number = json_number(value)
+            mode = direction(str(key)) if number is not None else None
+            if mode is not None:
+                found.append((str(key), float(number), mode))
+    if not found:
+        return None
+    key, value, mode = min(found, key=lambda f: not f[0].lower().startswith(("val", "eval")))
+    return value, key, mode
 
 
 def _metric_with_value(record: object, value: float, depth: int = 0

@@ -1,0 +1,58 @@
+"""Best checkpoints no tool reader knows, kept by what the saves themselves say: a score in
+each save's own record (TorchRL's manifest, in folders named like HF Trainer's), and
+scores in names whose direction mlspace cannot tell (MONAI's key-metric saves)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from layout_kit import Sparse
+from layouts import inventory_of, make
+from layouts_corpus import permissive_plan
+
+
+def _manifest(frames: int, reward: float) -> str:
+    return json.dumps({"format": "torchrl.checkpoint", "created_at": "2026-12-02T14:27:22Z",
+                       "metadata": {"collected_frames": frames, "episode_reward": reward,
+                                    "optim_steps": frames // 12},
+                       "components": {"policy": {"files": ["state.json"]}}})
+
+
+def _touched(inv) -> set[str]:  # noqa: ANN001 - an Inventory
+    return {item.path for s in permissive_plan(inv).suggestions for item in s.items}
+
+
+def test_a_score_in_each_saves_own_record_ranks_folders_with_borrowed_names(tmp_path: Path
+                                                                           ) -> None:
+    saves = {4000: 40.0, 5000: 54.75, 6000: 42.5}
+    spec: dict[str, object] = {}
+    for frames, reward in saves.items():
+        save = f"checkpoints/checkpoint-{frames:012d}"
+        spec[f"{save}/manifest.json"] = _manifest(frames, reward)
+        spec[f"{save}/components/0000-policy/state.json"] = "{}"
+        spec[f"{save}/components/0000-policy/state/tensor_0.memmap"] = Sparse(400_000)
+    root = make(tmp_path / "ws", spec)
+    inv = inventory_of(root)
+    (series,) = inv.series
+    best = inv.artifact_by_id[series.best]
+    assert best.name == "checkpoint-000000005000"
+    assert "episode_reward" in series.best_reason
+    touched = _touched(inv)
+    assert str(root / "checkpoints/checkpoint-000000005000") not in touched  # the best
+    assert str(root / "checkpoints/checkpoint-000000006000") not in touched  # the latest
+    assert str(root / "checkpoints/checkpoint-000000004000") in touched
+
+
+def test_saves_named_with_a_score_of_unknown_direction_are_all_kept(tmp_path: Path) -> None:
+    names = ["checkpoint_epoch=2.pt", "checkpoint_epoch=4.pt", "checkpoint_epoch=6.pt",
+             "checkpoint_final_iteration=48.pt", "net_key_metric=0.9355.pt",
+             "net_key_metric=0.9488.pt"]
+    root = make(tmp_path / "ws", {f"runs/{n}": Sparse(35_000, b"PK\x03\x04") for n in names}
+                | {"runs/train.log": "INFO: Epoch[6] Metrics -- val_mean_dice: 0.9488\n"})
+    inv = inventory_of(root)
+    touched = _touched(inv)
+    for name in ("net_key_metric=0.9355.pt", "net_key_metric=0.9488.pt",
+                 "checkpoint_final_iteration=48.pt"):
+        assert str(root / "runs" / name) not in touched, name
+    assert str(root / "runs/checkpoint_epoch=2.pt") in touched  # the rest is still thinned
