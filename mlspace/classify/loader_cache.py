@@ -1,4 +1,5 @@
-"""A dataset library's processed copy, beside the raw files it was built from, is its cache.
+"""What a library keeps as a cache of its own: a dataset's processed copy beside the raw
+files it was built from, and a folder named a cache whose files are named by digests.
 
 Graph and vision loaders (PyTorch Geometric, OGB, torchvision's older datasets) keep one
 folder per dataset: ``raw/`` as published and ``processed/``, the library's own
@@ -8,6 +9,11 @@ data. Two things tell it apart from a project's own processed data (cookiecutter
 ``data/raw`` and ``data/processed``, which stays a dataset): the pair sits in a folder named
 for one dataset rather than in a generic data folder, and ``processed/`` holds only
 serialised objects (torch or pickle files), not tables, arrays or media a person would open.
+
+A folder whose name says cache (``persistent_cache/``, ``feature-cache/``) and whose every
+file is named by a digest of what it holds (MONAI's PersistentDataset, a content-addressed
+store) is that cache, whatever the files' extension says: nobody names a checkpoint by a
+64-hex hash, a cache keys its entries so.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from mlspace.classify.folder_units import make_unit
+from mlspace.classify.name_meaning import says_cache
 from mlspace.classify.rules import CONTEXTS, CompiledRules, Context
+from mlspace.classify.structure import digest_named
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR
 
@@ -23,6 +31,8 @@ from mlspace.scan.walker import KIND_DIR
 _SERIALISED = (".pt", ".pth", ".pkl", ".pickle")
 #: Folders that gather a project's data, not one dataset's forms.
 _DATA_ROOTS = frozenset({"data", "datasets", "dataset", "input", "inputs"})
+#: Contexts that already say what is inside (a cache), or that nothing may reclassify.
+_SEALED = frozenset({Context.CACHE, Context.OTHER})
 
 
 def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray,
@@ -31,6 +41,11 @@ def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.
     """Turn every ``processed/`` dataset folder that is a loader's copy of its ``raw/``
     sibling into a cache (``categories``, ``contexts`` and ``dir_rules`` change in place)."""
     for row, name in enumerate(row_names):
+        if "cache" in name.lower() and CONTEXTS[contexts[row]] not in _SEALED \
+                and says_cache(name) and _only_digests(snapshot, row):
+            make_unit(snapshot, row, categories, contexts, dir_rules,
+                      compiled.evidence["evidence-digest-cache"], Context.CACHE)
+            continue
         if name != "processed" or CONTEXTS[contexts[row]] != Context.DATASET:
             continue
         parent = int(snapshot.dir_parent[row])
@@ -42,9 +57,18 @@ def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.
                       compiled.evidence["evidence-loader-cache"], Context.CACHE)
 
 
-def _only_serialised(snapshot: Snapshot, row: int) -> bool:
+def _file_names(snapshot: Snapshot, row: int) -> list[str]:
     first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
     kinds = snapshot.kind[first:first + count].tolist()
     names = snapshot.child_names(row)
-    files = [n for n, k in zip(names, kinds, strict=True) if k != KIND_DIR]
+    return [n for n, k in zip(names, kinds, strict=True) if k != KIND_DIR]
+
+
+def _only_serialised(snapshot: Snapshot, row: int) -> bool:
+    files = _file_names(snapshot, row)
     return bool(files) and all(n.lower().endswith(_SERIALISED) for n in files)
+
+
+def _only_digests(snapshot: Snapshot, row: int) -> bool:
+    files = _file_names(snapshot, row)
+    return bool(files) and all(digest_named(n) for n in files)

@@ -137,6 +137,7 @@ EVIDENCE_RULES = {
         DirRule("evidence-numbered-saves", Context.CHECKPOINT_UNIT, artifact="checkpoint"),
         DirRule("evidence-shard-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-loader-cache", Context.CACHE, artifact="cache"),
+        DirRule("evidence-digest-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-shards", Context.DATASET, artifact="dataset"),
     )
 }

@@ -117,6 +117,13 @@ def mirror_shaped(folder_path: str, depth: int = 3) -> bool:
 
 
 _DIGEST = re.compile(r"[0-9a-f]{32,64}")
+
+
+def digest_named(name: str) -> bool:
+    """A file named by a digest of its content or key (``9f86d0…a08.pt``): 32 to 64 hex
+    digits before its extension."""
+    return _DIGEST.fullmatch(name.split(".", 1)[0]) is not None
+
 #: A quoted string that could name a file; how much of an index is looked at.
 _QUOTED = re.compile(r'"([^"\\\n]{1,255}\.[A-Za-z0-9]{1,8})"')
 _INDEX_HEAD = 1 << 18
