@@ -193,7 +193,20 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             # What a job left beside its stdout and stderr; a tracker's counters
             # (last_put_version) beside its records.
             verdicts[at] = Category.LOG
+    _same_kind_as_models(folder, verdicts)
     return verdicts
+
+
+def _same_kind_as_models(folder: Folder, verdicts: dict[int, Category]) -> None:
+    """A guessed binary left undecided, of the kind the evidence made models here, is one
+    too (Pyro's ``best.params`` beside ``step_300.params``, which shares a stem with a
+    sniffed ``step_300.optim``)."""
+    kinds = {ext_of(folder.names[at]) for at, c in verdicts.items()
+             if c == Category.CHECKPOINT} - TEXT_EXTENSIONS
+    for at, name in enumerate(folder.names):
+        if folder.guessed[at] and at not in verdicts and folder.sizes[at] > 0 \
+                and ext_of(name) in kinds:
+            verdicts[at] = Category.CHECKPOINT
 
 
 def _stem(name: str) -> str:
@@ -202,14 +215,18 @@ def _stem(name: str) -> str:
 
 def _checkpoint_stems(folder: Folder, sniffed_model: int | None) -> set[str]:
     """Stems of the checkpoint files the names decided, of guessed binaries named as models,
-    and of the file whose bytes said model: a guessed file sharing one is a part of that
+    and of the files whose bytes said model: a guessed file sharing one is a part of that
     model (SentencePiece's ``m.vocab`` beside ``m.model``)."""
     stems = {_stem(n) for n, c, g in zip(folder.names, folder.categories, folder.guessed,
                                          strict=True)
              if (c == Category.CHECKPOINT and not g)
              or (g and ext_of(n) not in TEXT_EXTENSIONS and says_model(n))}
     if sniffed_model is not None:
-        stems.add(_stem(folder.names[sniffed_model]))
+        # The file whose bytes said model, and its siblings of the same kind, which the
+        # same verdict makes models (Pyro's step_300.params beside step_300.optim).
+        kind = ext_of(folder.names[sniffed_model])
+        stems |= {_stem(n) for n, g in zip(folder.names, folder.guessed, strict=True)
+                  if g and ext_of(n) == kind}
     return stems - {""}
 
 

@@ -5,6 +5,8 @@ run's plots/ folder holds what it rendered of itself."""
 from __future__ import annotations
 
 import hashlib
+import io
+import zipfile
 from pathlib import Path
 
 from layout_kit import Sparse
@@ -39,3 +41,30 @@ def test_a_runs_plots_folder_is_its_record(tmp_path: Path) -> None:
     assert cats["saves/mlp_experiment/plots/loss.png"] == "log"
     assert cats["saves/mlp_experiment/plots/loss.pdf"] == "log"
     assert cats["src/plots/draw.py"] == "other"  # code stays code
+
+
+def _torch_save(payload: int) -> bytes:
+    """The zip torch.save writes (its member names; the pickle inside is never read)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("archive/data.pkl", b"\x80\x02}q\x00." + b"\0" * payload)
+        archive.writestr("archive/version", b"3\n")
+        archive.writestr("archive/data/0", b"\1" * payload)
+    return out.getvalue()
+
+
+def test_files_of_the_kind_the_evidence_made_models_are_models_too(tmp_path: Path) -> None:
+    torch_zip, optim = _torch_save(3000), _torch_save(6000)
+    steps = (300, 600, 900)
+    root = make(tmp_path / "ws", {
+        **{f"svi/step_{s}.params": torch_zip for s in steps},
+        **{f"svi/step_{s}.optim": optim for s in steps},
+        "svi/best.params": torch_zip,
+        "svi/losses.csv": "step,loss\n300,1.5\n600,1.2\n",
+    })
+    cats = categories_by_path(inventory_of(root))
+    for s in steps:
+        assert cats[f"svi/step_{s}.optim"] == "checkpoint"
+        assert cats[f"svi/step_{s}.params"] == "checkpoint"
+    assert cats["svi/best.params"] == "checkpoint"
+    assert cats["svi/losses.csv"] == "log"
