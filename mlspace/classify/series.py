@@ -126,6 +126,11 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
     protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
+    if latest is not None and latest.role is None and _number(latest) is not None:
+        # What was saved at the latest step is the latest save, all of it: two models of
+        # one save (NeuralForecast's NHITS_0 and MLP_0) are no older and newer.
+        protected |= {m.id for m in members if m.role is None and m.name != latest.name
+                      and _number(m) == _number(latest) and _stem_base(m) != _stem_base(latest)}
     if len(members) > 1:
         protected |= {m.id for m in members if is_fixed_name_save(m)}
     if best is None:
@@ -197,10 +202,20 @@ def _kept_by_tool(records: _Records, metric: str | None
     return (), False, False, ""
 
 
+def _number(m: Artifact) -> int | None:
+    """A save's step, else its epoch: what orders it in its series."""
+    return m.step if m.step is not None else m.epoch
+
+
+def _stem_base(m: Artifact) -> str:
+    """A save's name without its digits: the same for every save of one series."""
+    return "".join(c for c in m.name if not c.isdigit())
+
+
 def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
     """Oldest first: by step (or epoch), then time; a tool's best/last copy after the
     numbered one it equals, then by name."""
-    number = m.step if m.step is not None else m.epoch
+    number = _number(m)
     return (float(number) if number is not None else -1.0, m.newest_mtime, m.role is not None,
             m.name)
 

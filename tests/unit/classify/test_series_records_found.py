@@ -56,3 +56,23 @@ def test_saves_named_with_a_score_of_unknown_direction_are_all_kept(tmp_path: Pa
                  "checkpoint_final_iteration=48.pt"):
         assert str(root / "runs" / name) not in touched, name
     assert str(root / "runs/checkpoint_epoch=2.pt") in touched  # the rest is still thinned
+
+
+def test_two_models_saved_at_the_same_step_are_one_save_not_older_and_newer(tmp_path: Path
+                                                                             ) -> None:
+    """NeuralForecast's nf.save() writes each fitted model as <Model>_<index>.safetensors
+    beside its configuration and dataset: NHITS_0 and MLP_0 are one save."""
+    root = make(tmp_path / "ws", {
+        "models/nf_sales/NHITS_0.safetensors": Sparse(1_500_000, b"\x08\0\0\0\0\0\0\0{}"),
+        "models/nf_sales/MLP_0.safetensors": Sparse(90_000, b"\x08\0\0\0\0\0\0\0{}"),
+        "models/nf_sales/configuration.json": json.dumps({"freq": "D", "h": 7}),
+        "models/nf_sales/dataset.json": json.dumps({"n_series": 2}),
+        # a series of one model still thins out
+        "runs/model_1.safetensors": Sparse(90_000), "runs/model_2.safetensors": Sparse(90_000),
+        "runs/model_3.safetensors": Sparse(90_000),
+    })
+    inv = inventory_of(root)
+    touched = _touched(inv)
+    assert str(root / "models/nf_sales/MLP_0.safetensors") not in touched
+    assert str(root / "models/nf_sales/NHITS_0.safetensors") not in touched
+    assert str(root / "runs/model_1.safetensors") in touched
