@@ -55,8 +55,9 @@ def run(work: Path) -> list[dict[str, object]]:
     nhits = NHITS(h=12, input_size=24, mlp_units=[[64, 64]] * 3, max_steps=300, val_check_steps=25,
                   early_stop_patience_steps=6, random_seed=0, accelerator="cpu",
                   enable_checkpointing=True, callbacks=[best], enable_progress_bar=False)
-    mlp = MLP(h=12, input_size=24, hidden_size=64, num_layers=2, max_steps=200, val_check_steps=50, random_seed=0,
-              accelerator="cpu", enable_checkpointing=True, enable_progress_bar=False)
+    mlp = MLP(h=12, input_size=24, hidden_size=64, num_layers=2, max_steps=200,
+              val_check_steps=50, random_seed=0, accelerator="cpu", enable_checkpointing=True,
+              enable_progress_bar=False)
     nf = NeuralForecast(models=[nhits, mlp], freq="MS")
     nf.fit(df, val_size=24)
     nf.save("models/nf_sales", save_dataset=True, overwrite=True)
@@ -64,8 +65,8 @@ def run(work: Path) -> list[dict[str, object]]:
     def rel(path: str) -> str:
         return Path(path).resolve().relative_to(work.resolve()).as_posix()
 
-    best = next(cb for cb in nf.models[0].trainer_kwargs["callbacks"]
-                if isinstance(cb, ModelCheckpoint))  # the fitted model's own callback
+    best = next(cb for cb in nf.models[0].trainer_kwargs["callbacks"]  # the fitted
+                if isinstance(cb, ModelCheckpoint))  # model's own callback, not a copy
     nhits_dir, mlp_dir = (f"lightning_logs/version_{n}" for n in (0, 1))  # in fit order
     mlp_ckpts = sorted(Path(mlp_dir, "checkpoints").iterdir())
     saved = [f"models/nf_sales/{name}" for name in (
@@ -97,8 +98,8 @@ def label(path: str) -> str:
 if __name__ == "__main__":
     record(Path(__file__).resolve().parent, run, label, "neuralforecast", tool="NeuralForecast",
            kind="time series forecasting (PyTorch Lightning)",
-           command="NeuralForecast(models=[NHITS(h=12, mlp_units=[[64, 64]] * 3, max_steps=300, enable_checkpointing=True,"
-                   " callbacks=[ModelCheckpoint(monitor='ptl/val_loss', save_top_k=1, "
-                   "save_last=True)]), MLP(h=12, hidden_size=64, num_layers=2, max_steps=200, enable_checkpointing=True)], "
-                   "freq='MS').fit(df, val_size=24); nf.save('models/nf_sales', "
-                   "save_dataset=True)")
+           command="NeuralForecast(models=[NHITS(h=12, mlp_units=[[64, 64]] * 3, max_steps=300, "
+                   "enable_checkpointing=True, callbacks=[ModelCheckpoint(monitor="
+                   "'ptl/val_loss', save_top_k=1, save_last=True)]), MLP(h=12, hidden_size=64, "
+                   "num_layers=2, max_steps=200, enable_checkpointing=True)], freq='MS')"
+                   ".fit(df, val_size=24); nf.save('models/nf_sales', save_dataset=True)")

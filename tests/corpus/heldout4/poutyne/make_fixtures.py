@@ -35,7 +35,8 @@ def _toy_table(path: Path) -> None:
     features = centers[labels] + rng.normal(0, 1.5, size=(1200, 8))
     path.parent.mkdir(parents=True)
     header = ",".join([f"f{i}" for i in range(8)] + ["label"])
-    rows = [",".join(f"{v:.5f}" for v in x) + f",{y}" for x, y in zip(features, labels)]
+    rows = [",".join(f"{v:.5f}" for v in x) + f",{y}"
+            for x, y in zip(features, labels, strict=True)]
     path.write_text(header + "\n" + "\n".join(rows) + "\n")
 
 

@@ -28,6 +28,7 @@ from capture import record  # noqa: E402
 
 def run(work: Path) -> list[dict[str, object]]:
     import torch
+    from tensordict import TensorDictBase
     from tensordict.nn import TensorDictSequential
     from torch import optim
     from torchrl.checkpoint import Checkpoint, CheckpointRotation
@@ -68,7 +69,8 @@ def run(work: Path) -> list[dict[str, object]]:
         checkpoint_rotation=rotation,
         checkpoint_metadata=lambda _: {"episode_reward": rewards[-1] if rewards else 0.0})
 
-    def track(batch):  # the mean return of the episodes that ended in this batch
+    def track(batch: TensorDictBase) -> TensorDictBase:
+        """Note the mean return of the episodes that ended in this batch."""
         done = batch["next", "done"]
         if done.any():
             rewards.append(float(batch["next", "episode_reward"][done].mean()))
