@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from capture import record  # noqa: E402
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 TABLE = "data/features"
 
 
-def batch(seed: int, rows: int):  # noqa: ANN201 (a pandas DataFrame)
+def batch(seed: int, rows: int) -> pd.DataFrame:
+    """One write's rows: random features and labels, four in five in the train split."""
     import numpy as np
     import pandas as pd
 
