@@ -162,6 +162,7 @@ class BadSuggestion:
     item: str  # relative to the workspace
     protected: str  # the protected checkpoint it touches, and why
     title: str
+    reason: str  # what the plan tells the user about it
 
 
 def touching_protected(tool: CorpusTool, root: Path, plan: Plan) -> list[BadSuggestion]:
@@ -175,6 +176,6 @@ def touching_protected(tool: CorpusTool, root: Path, plan: Plan) -> list[BadSugg
             for path, why in protected.items():
                 if rel == path or path.startswith(rel + "/") or rel.startswith(path + "/"):
                     bad.append(BadSuggestion(tool.name, s.policy, s.risk, rel,
-                                             f"{path}: {why}", s.title))
+                                             f"{path}: {why}", s.title, s.reason))
                     break
     return bad

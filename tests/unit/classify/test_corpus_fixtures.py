@@ -1,9 +1,10 @@
 """The first-contact corpus (tests/corpus, issue 27) builds, and is what it claims: every
 file the tool wrote is labelled with a category, every big file is rebuilt at its real size
 with its real first and last bytes, and the best and latest checkpoints the tool named exist
-and are labelled checkpoints. Then what the classifier must hold on it: no suggestion that
-touches a recorded or named best or latest, on any tool; the tuning sets right; and the
-set kept for first contact (heldout3) no worse than it was at first contact. Issue 27's
+and are labelled checkpoints. Then what the classifier must hold on it: on the tuning sets,
+right, and no suggestion that touches a recorded or named best or latest; on the set kept
+for first contact (heldout4), no worse than it was at first contact, and no suggestion
+touching a best unless the plan says it cannot tell which is best. Issue 27's
 target there (95%) is measured by benchmarks/bench_accuracy.py, not asserted: it is not met
 (docs/recognition.md)."""
 
@@ -78,13 +79,16 @@ def test_the_tree_is_rebuilt_as_the_tool_wrote_it(tool: CorpusTool, tmp_path: Pa
                     assert f.read() == tail
 
 
-#: The tools the classifier was tuned on (dev) or has since been (heldout, heldout2: each
-#: once measured at first contact).
-TUNED = ("dev", "heldout", "heldout2")
-#: heldout3 at first contact, before any change for it (benchmarks/
-#: first_contact_baseline_heldout3.md): a floor, so a later change cannot lose it silently.
-FIRST_CONTACT_SET = "heldout3"
-FIRST_CONTACT_FLOOR = {"files": 0.754, "bytes": 0.314}
+#: The tools the classifier was tuned on (dev) or has since been (heldout, heldout2,
+#: heldout3: each once measured at first contact).
+TUNED = ("dev", "heldout", "heldout2", "heldout3")
+#: heldout4 at first contact, before any change for it (benchmarks/
+#: first_contact_baseline_heldout4.md): a floor, so a later change cannot lose it silently.
+FIRST_CONTACT_SET = "heldout4"
+FIRST_CONTACT_FLOOR = {"files": 0.539, "bytes": 0.486}
+#: What a retention suggestion says when mlspace cannot tell which checkpoint the tool
+#: holds best (it then keeps the newest complete one and anything named best or final).
+BEST_UNKNOWN = "Which one is best is not recorded"
 
 
 def _judged(tmp_path: Path, sets: tuple[str, ...]) -> tuple[list, list]:
@@ -105,8 +109,11 @@ def test_the_tuned_sets_are_right_and_nothing_protected_is_suggested(tmp_path: P
     assert bad == []
 
 
-def test_first_contact_is_no_worse_and_nothing_protected_is_suggested(tmp_path: Path) -> None:
+def test_first_contact_is_no_worse_and_no_known_best_is_suggested(tmp_path: Path) -> None:
+    """On tools nobody tuned on, a suggestion may still touch a best the tool recorded
+    where mlspace could not read it (Trackio keeps its aliases in its database): then the
+    plan must say that it does not know which is best, never claim a best it got wrong."""
     verdicts, bad = _judged(tmp_path, (FIRST_CONTACT_SET,))
     assert accuracy(verdicts) >= FIRST_CONTACT_FLOOR["files"]
     assert accuracy(verdicts, by_bytes=True) >= FIRST_CONTACT_FLOOR["bytes"]
-    assert bad == []
+    assert [b for b in bad if BEST_UNKNOWN not in b.reason] == []
