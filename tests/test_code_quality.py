@@ -56,7 +56,7 @@ FILE_TOUCHING_MODULES = {
     "cli/walk_staging.py": "makes a cluster scan's staging folder and removes it, with the "
                            "parts left in it, through checked descriptors",
     "demo.py": "writes the sample workspace",
-    "classify/rules.py": "reads its own default rules, shipped in the package",
+    "classify/rule_files.py": "reads its own default rules, shipped in the package",
     "desktop.py": "installs the menu entry and icons",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
     "trust.py": "creates mlspace's own record files with a private mode (private_opener)",
