@@ -31,7 +31,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from mlspace.classify.readers.inert_pickle import Malformed, Opaque
+from mlspace.classify.readers.inert_pickle import Malformed
+from mlspace.classify.readers.pickle_values import Opaque
 from mlspace.classify.readers.torch_archive import (
     DATA_ERRORS,
     Storages,
