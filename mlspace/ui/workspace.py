@@ -182,9 +182,6 @@ class Workspace(QObject):
     def toggle_owner(self, uid: int) -> None:
         self.set_filter(self.filter.spec.toggled_owner(uid))
 
-    def clear_filter(self) -> None:
-        self.set_filter(FilterSpec(min_size=0))
-
     def select(self, entry: int) -> None:
         if entry != self.selected:
             self.selected = entry
