@@ -37,6 +37,7 @@ FILE_TOUCHING_MODULES = {
     "act/trash.py": "moves items into and out of the trash through checked descriptors",
     "act/archive.py": "writes a log archive beside a folder, through its descriptor",
     "act/journal.py": "mlspace's own cleanup journal",
+    "act/policy_runs.py": "mlspace's own log of unattended policy runs",
     "act/treecopy.py": "copies an item to the cold tier and back through checked descriptors",
     "act/pointer.py": "leaves and removes the link or stub at an archived item's path",
     "disks.py": "opens a folder to ask its filesystem to commit (syncfs) before free space is "
@@ -55,7 +56,7 @@ FILE_TOUCHING_MODULES = {
     "cli/walk_staging.py": "makes a cluster scan's staging folder and removes it, with the "
                            "parts left in it, through checked descriptors",
     "demo.py": "writes the sample workspace",
-    "classify/rules.py": "reads its own default rules, shipped in the package",
+    "classify/rule_files.py": "reads its own default rules, shipped in the package",
     "desktop.py": "installs the menu entry and icons",
     "config.py": "writes the user's own settings file (the app's Settings dialog)",
     "trust.py": "creates mlspace's own record files with a private mode (private_opener)",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import math
 import os
 import time
 import uuid
@@ -21,6 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlspace import trust
+from mlspace.act.fields import count, fault, number, text, text_or_none, texts
+
+# The policy-run log's home is mlspace.act.policy_runs; mlspace/cli/cmd_policy.py still
+# imports these two from here (cli/ is being changed on another branch): drop them once it
+# imports them from mlspace.act.policy_runs.
+from mlspace.act.policy_runs import read_policy_runs as read_policy_runs
+from mlspace.act.policy_runs import record_policy_run as record_policy_run
 from mlspace.config import data_dir
 from mlspace.safe_read import NOT_THERE, Unreadable
 
@@ -287,71 +293,37 @@ def parse_record(data: bytes, path: Path) -> CleanupRecord:
                          header.get("kind", "clean"), header.get("meta") or {})
 
 
-def _number(value: object) -> bool:
-    return type(value) in (int, float) and math.isfinite(value)  # type: ignore[arg-type]
-
-
-def _count(value: object) -> bool:
-    return type(value) is int and value >= 0  # type: ignore[operator]
-
-
-def _text(value: object) -> bool:
-    return type(value) is str
-
-
-def _text_or_none(value: object) -> bool:
-    return value is None or type(value) is str
-
-
-def _texts(value: object) -> bool:
-    return type(value) is list and all(type(v) is str for v in value)
-
-
-def _fault(record: object, fields: dict, required: tuple[str, ...], what: str) -> str | None:
-    """What is wrong with one JSON object of the journal, or None: every required field
-    there, every known field of its type (fields mlspace does not know are left alone)."""
-    if type(record) is not dict:
-        return f"{what} is not an object"
-    for key in required:
-        if key not in record:
-            return f"{what} lacks {key!r}"
-    for key, ok in fields.items():
-        if key in record and not ok(record[key]):
-            return f"{what} has a {key!r} of the wrong type ({type(record[key]).__name__})"
-    return None
-
-
-_HEADER = {"id": _text, "created": _number, "title": _text, "roots": _texts,
-           "items": lambda v: type(v) is list, "kind": _text,
+_HEADER = {"id": text, "created": number, "title": text, "roots": texts,
+           "items": lambda v: type(v) is list, "kind": text,
            "meta": lambda v: v is None or type(v) is dict}
-_ITEM = {"path": _text, "is_dir": lambda v: type(v) is bool, "disk_usage": _count,
-         "apparent_size": _count, "mtime": _number, "files": _count, "inode": _count,
-         "note": _text, "suggestion": _text_or_none, "action": _text_or_none,
-         "dest": _text_or_none}
-_META = {"tier": _text_or_none, "link": _text_or_none, "policy": _text_or_none,
-         "archive": _text_or_none, "unattended": lambda v: type(v) is bool}
-_EVENT = {"event": _text, "path": _text, "time": _number, "inode": _count,
-          **{key: _text_or_none for key in ("trash_file", "info_file", "reason", "archive",
+_ITEM = {"path": text, "is_dir": lambda v: type(v) is bool, "disk_usage": count,
+         "apparent_size": count, "mtime": number, "files": count, "inode": count,
+         "note": text, "suggestion": text_or_none, "action": text_or_none,
+         "dest": text_or_none}
+_META = {"tier": text_or_none, "link": text_or_none, "policy": text_or_none,
+         "archive": text_or_none, "unattended": lambda v: type(v) is bool}
+_EVENT = {"event": text, "path": text, "time": number, "inode": count,
+          **{key: text_or_none for key in ("trash_file", "info_file", "reason", "archive",
                                              "dest", "link", "target", "listing",
                                              "restored_to")}}
 
 
 def _header_fault(header: object, name: str) -> str | None:
-    why = _fault(header, _HEADER, ("id", "created", "items"), "its first line")
+    why = fault(header, _HEADER, ("id", "created", "items"), "its first line")
     if why is not None:
         return why
     assert isinstance(header, dict)
     if f"{header['id']}{_SUFFIX}" != name:
         return f"its first line names another cleanup ({header['id']!r})"
     for n, item in enumerate(header["items"], 1):
-        why = _fault(item, _ITEM, ("path", "is_dir", "disk_usage"), f"its item {n}")
+        why = fault(item, _ITEM, ("path", "is_dir", "disk_usage"), f"its item {n}")
         if why is not None:
             return why
-    return _fault(header.get("meta") or {}, _META, (), "its meta")
+    return fault(header.get("meta") or {}, _META, (), "its meta")
 
 
 def _event_fault(event: object) -> str | None:
-    why = _fault(event, _EVENT, ("event", "path"), "an event")
+    why = fault(event, _EVENT, ("event", "path"), "an event")
     if why is None and event["event"] == ARCHIVED and not event.get("archive"):  # type: ignore[index]
         return "an archive event names no archive"
     return why
@@ -418,66 +390,3 @@ def _journal_file(cleanup_id: str) -> Path | None:
         return None
     return journal_dir() / f"{cleanup_id}{_SUFFIX}"
 
-
-# ------------------------------------------------------------------------------ policy runs
-def policy_runs_file() -> Path:
-    return data_dir() / "policy-runs.jsonl"
-
-
-def record_policy_run(summary: dict) -> None:
-    """Append one unattended run's summary (also runs that moved nothing), so the app can
-    say on its next start what ran while it was closed. Best effort: a run is not failed
-    because its summary could not be written (its journal, if it moved anything, was)."""
-    path = policy_runs_file()
-    with contextlib.suppress(OSError):
-        trust.make_folders(path.parent)
-        with open(path, "a", encoding="utf-8", errors="surrogateescape",
-                  opener=trust.private_opener) as f:
-            f.write(json.dumps(summary) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-
-
-#: How much of the end of the policy-run log is read: its newest runs, thousands of them.
-POLICY_RUNS_READ = 8 << 20
-_RUN = {"time": _number, "exit_code": lambda v: type(v) is int, "freed": _count,
-        "moved_items": _count, "skipped_items": _count, "held_items": _count,
-        "roots": _texts, "cleanup_id": _text_or_none, "policy": _text_or_none,
-        "report": _text_or_none, "stopped": _text_or_none, "host": _text_or_none,
-        "dry_run": lambda v: type(v) is bool}
-
-
-def policy_runs() -> list[dict]:
-    """Every recorded policy run that can be read, newest first (see
-    :func:`read_policy_runs`)."""
-    return read_policy_runs()[0]
-
-
-def read_policy_runs() -> tuple[list[dict], list[str]]:
-    """The recorded policy runs, newest first, and what could not be used. The log is read
-    through the bounded reader from a folder that passes the ownership rule, its last
-    POLICY_RUNS_READ bytes only; a line cut short by a crash is skipped silently, and lines
-    that are not a run record are counted in the message naming the file."""
-    path = policy_runs_file()
-    try:
-        data = trust.store(path.parent).read_end(path.name, POLICY_RUNS_READ)
-    except Unreadable as err:
-        if str(err) == NOT_THERE:
-            return [], []
-        return [], [f"the policy-run log is not read: {trust.reason(path, err)}"]
-    lines = data.decode("utf-8", "surrogateescape").splitlines()
-    if len(data) == POLICY_RUNS_READ and lines:
-        lines = lines[1:]  # the first may begin before what was read
-    runs, bad = [], 0
-    for line in lines:
-        try:
-            run = json.loads(line)
-        except (ValueError, RecursionError):
-            continue  # a line cut short by a crash
-        if _fault(run, _RUN, ("time",), "a run") is None:
-            runs.append(run)
-        else:
-            bad += 1
-    problems = [f"skipped {bad} line{'s' if bad > 1 else ''} of {path} that "
-                f"{'are' if bad > 1 else 'is'} no policy run"] if bad else []
-    return sorted(runs, key=lambda r: -float(r["time"])), problems

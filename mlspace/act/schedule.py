@@ -5,7 +5,8 @@ its one file writer): a oneshot service that runs ``apply-policy --yes`` with a 
 niced and at idle I/O priority so the machine stays usable, and a persistent timer (a run
 missed while the machine was off happens at the next boot) with a random delay so that a
 cluster's nodes do not all start at midnight. The service waits up to an hour for another
-run on the same tree (the lock of :mod:`mlspace.act.lock`) rather than failing.
+run on the same tree (the lock of :mod:`mlspace.act.lock`) rather than failing. The guard's
+service (mlspace.guard.service) is made by the same service builder.
 """
 
 from __future__ import annotations
@@ -25,11 +26,17 @@ EVERY = {"daily": ("daily", "0 3 * * *"), "weekly": ("weekly", "0 3 * * 0")}
 WAIT_SECONDS = 3600
 
 
+def hashed_name(kind: str, paths: Sequence[str]) -> str:
+    """``mlspace-<kind>-`` and a hash of the folders: one unit of a kind per set of folders,
+    so installing again for the same folders replaces it."""
+    key = "\0".join(sorted(os.path.abspath(p) for p in paths))
+    return f"mlspace-{kind}-" + hashlib.sha1(key.encode("utf-8", "surrogateescape")
+                                             ).hexdigest()[:10]
+
+
 def unit_name(paths: Sequence[str]) -> str:
     """One timer per set of folders: installing again for the same folders replaces it."""
-    key = "\0".join(sorted(os.path.abspath(p) for p in paths))
-    return "mlspace-policy-" + hashlib.sha1(key.encode("utf-8", "surrogateescape")
-                                            ).hexdigest()[:10]
+    return hashed_name("policy", paths)
 
 
 def systemd_user_dir() -> Path:
@@ -55,14 +62,20 @@ def plain(arg: str) -> str:
     return arg
 
 
-def command(paths: Sequence[str], policy: str | None) -> list[str]:
-    """The unattended run, as an argument list (CannotSchedule for a name it cannot
-    hold)."""
-    argv = [sys.executable, "-m", "mlspace", "apply-policy", "--yes",
-            "--report", report_path(paths), "--wait", str(WAIT_SECONDS)]
+def mlspace_argv(args: Sequence[str], paths: Sequence[str], policy: str | None) -> list[str]:
+    """``python -m mlspace ARGS [--policy POLICY] PATHS...`` with absolute paths, as an
+    argument list (CannotSchedule for a name it cannot hold)."""
+    argv = [sys.executable, "-m", "mlspace", *args]
     if policy:
         argv += ["--policy", os.path.abspath(policy)]
     return [plain(a) for a in argv + [os.path.abspath(p) for p in paths]]
+
+
+def command(paths: Sequence[str], policy: str | None) -> list[str]:
+    """The unattended run, as an argument list (CannotSchedule for a name it cannot
+    hold)."""
+    return mlspace_argv(["apply-policy", "--yes", "--report", report_path(paths),
+                         "--wait", str(WAIT_SECONDS)], paths, policy)
 
 
 def systemd_quote(arg: str) -> str:
@@ -72,22 +85,36 @@ def systemd_quote(arg: str) -> str:
     return '"' + escaped.replace("%", "%%").replace("$", "$$") + '"'
 
 
+def shown_folders(paths: Sequence[str]) -> str:
+    """The folders as a unit's Description names them (``%`` escaped: a specifier)."""
+    return ", ".join(os.path.abspath(p) for p in paths).replace("%", "%%")
+
+
+def service_unit(description: str, kind: str, argv: Sequence[str], rest: str) -> str:
+    """A user service of systemd's ``Type=kind`` running ``argv``, niced and at idle I/O
+    priority so the machine stays usable; ``rest``: its further lines (how it ends, how it
+    is installed)."""
+    return (
+        "[Unit]\n"
+        f"Description={description}\n\n"
+        "[Service]\n"
+        f"Type={kind}\n"
+        f"ExecStart={' '.join(systemd_quote(a) for a in argv)}\n"
+        "Nice=10\n"
+        "IOSchedulingClass=idle\n"
+        + rest
+    )
+
+
 def units(paths: Sequence[str], policy: str | None, every: str) -> dict[str, str]:
     """{file name: content} of the service and timer for ``paths``."""
     calendar, _ = EVERY[every]
     name = unit_name(paths)
-    shown = ", ".join(os.path.abspath(p) for p in paths).replace("%", "%%")
-    service = (
-        "[Unit]\n"
-        f"Description=mlspace policy run on {shown}\n\n"
-        "[Service]\n"
-        "Type=oneshot\n"
-        f"ExecStart={' '.join(systemd_quote(a) for a in command(paths, policy))}\n"
-        "Nice=10\n"
-        "IOSchedulingClass=idle\n"
+    shown = shown_folders(paths)
+    service = service_unit(
+        f"mlspace policy run on {shown}", "oneshot", command(paths, policy),
         # exit 1 = some items were skipped (listed in the report): not a failed unit
-        "SuccessExitStatus=1\n"
-    )
+        "SuccessExitStatus=1\n")
     timer = (
         "[Unit]\n"
         f"Description=Run the mlspace policy on {shown} {every}\n\n"

@@ -5,7 +5,7 @@ from mlspace.classify.categories import CATEGORY_INFO, ORDER, Category
 from mlspace.classify.engine import EntryClassifier
 from mlspace.classify.inventory import CategoryTotals, Inventory, classify
 from mlspace.classify.model import Artifact, Run, Series
-from mlspace.classify.rules import RuleError, load_rules
+from mlspace.classify.rule_files import RuleError, load_rules
 
 __all__ = [
     "CATEGORY_INFO",

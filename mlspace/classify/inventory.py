@@ -15,7 +15,8 @@ from mlspace.classify.categories import Category
 from mlspace.classify.engine import EntryClassifier, classify_entries
 from mlspace.classify.model import Artifact, Run, Series, build
 from mlspace.classify.readers.hf_hub import DetachedRevision, detached_revisions
-from mlspace.classify.rules import CompiledRules, RuleSet, load_rules
+from mlspace.classify.rule_files import load_rules
+from mlspace.classify.rules import CompiledRules, RuleSet
 from mlspace.classify.series import build_series
 from mlspace.scan import Snapshot
 from mlspace.scan.arrays import exact_bincount

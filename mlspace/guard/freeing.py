@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from mlspace.act import JournalUnavailable, lock, policy_report, purge, run
-from mlspace.act.journal import record_policy_run
 from mlspace.act.outcomes import CleanupResult
 from mlspace.act.policy import Policy, Selection, select
 from mlspace.act.policy_guard import GuardSettings
+from mlspace.act.policy_runs import record_policy_run
 from mlspace.advise import SAFE, Suggestion, advise
 from mlspace.advise.archive import ARCHIVE_POLICIES
 from mlspace.classify import Inventory

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mlspace.classify import Category, Inventory
-from mlspace.tables.now import CategoryTables
+from mlspace.classify import Category, CategoryTotals, Inventory
+from mlspace.tables.now import CategoryTables, DiskNow
 
 _CATEGORY = {int(c): c for c in Category}  # by value: faster than Category(value)
 
@@ -50,3 +50,17 @@ def dominant_of_many(inv: Inventory, entries: list[int], tables: CategoryTables,
         else:  # a folder showing nothing: the one-entry rule says what
             out.append(dominant(inv, entry, tables, now, apparent))
     return out
+
+
+def breakdown(now: DiskNow, entry: int) -> dict[Category, CategoryTotals]:
+    """Per category, what an entry holds on disk now (a file: all of it in its own)."""
+    inv = now.inventory
+    row = inv.snapshot.row_of(entry)
+    if row < 0:
+        out = {c: CategoryTotals(0, 0, 0) for c in Category}
+        t = now.totals(entry)
+        out[inv.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
+        return out
+    disk, apparent, files = now.categories()
+    return {c: CategoryTotals(int(disk[row, c]), int(apparent[row, c]), int(files[row, c]))
+            for c in Category}

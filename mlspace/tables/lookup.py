@@ -1,10 +1,26 @@
 """The suggestions about an entry: those that name it, lie inside it, or are about the
-series or run it belongs to (the details panel and the right-click menu list them)."""
+series or run it belongs to (the details panel and the right-click menu list them), and the
+artifact it belongs to."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mlspace.advise import Plan, Suggestion
 from mlspace.classify import Artifact, Inventory
+
+
+def artifact_holding(inv: Inventory, artifact_at: Mapping[int, Artifact], entry: int
+                     ) -> Artifact | None:
+    """The innermost artifact containing ``entry`` (walking up its folders);
+    ``artifact_at``: each artifact by its entry."""
+    snap = inv.snapshot
+    while entry >= 0:
+        found = artifact_at.get(entry)
+        if found is not None:
+            return found
+        entry = snap.parent(entry)
+    return None
 
 
 def suggestions_about(inv: Inventory, plan: Plan, entry: int, artifact: Artifact | None

@@ -14,9 +14,10 @@ import numpy as np
 
 from mlspace.ages import AgeTable
 from mlspace.classify import Inventory
-from mlspace.filtering import FilterResult
+from mlspace.filtering import FilterResult, FilterSpec, apply_filter, counted_links, removed_entries
 from mlspace.scan import Totals
 from mlspace.scan.walker import KIND_DIR
+from mlspace.tables.moved import Moved
 
 T = TypeVar("T")
 #: Per folder row x category: space on disk, apparent size, files.
@@ -106,3 +107,12 @@ class DiskNow:
             changed = np.flatnonzero(keep != self.snapshot.counted)
             return changed[keep[changed]], changed[~keep[changed]]
         return self.once("counted-changes", make)
+
+
+def disk_now(inventory: Inventory, ages: AgeTable, moved: Moved) -> DiskNow:
+    """The scan less what ``moved`` says went to the trash since (and came back)."""
+    snap = inventory.snapshot
+    removed = removed_entries(snap, moved.entries())
+    counted = counted_links(snap, removed)
+    whole = apply_filter(inventory, ages, FilterSpec(), removed, counted)
+    return DiskNow(inventory, ages, removed, counted, whole, moved.touched)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from mlspace.classify import ORDER
 from mlspace.index.growth import GrowthPoint, SizesThen, growth_points, short_date, sizes_then
 from mlspace.scan import Snapshot
-from mlspace.ui.charts import paint_like
+from mlspace.ui.bar_chart import paint_like
 from mlspace.ui.colors import category_color
 from mlspace.ui.threads import Background
 from mlspace.ui.workspace import Workspace

@@ -7,7 +7,7 @@ import os
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
@@ -42,7 +42,7 @@ from mlspace.ui.status_line import StatusLine
 from mlspace.ui.status_words import scan_line
 from mlspace.ui.tree_model import SIZE
 from mlspace.ui.views_page import ViewsPage
-from mlspace.ui.window_menus import about_text, apparent_box, fill_menu_bar, main_toolbar
+from mlspace.ui.window_commands import lay_out_commands, make_actions
 from mlspace.ui.window_settings import restore_layout, save_layout, settings
 from mlspace.ui.workspace import Workspace
 
@@ -87,10 +87,10 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.scanning)
         self.stack.addWidget(self._views_page())
         self.setCentralWidget(self.tiering.banner.around(self.stack))
-        self._make_actions()
+        make_actions(self)  # the menus' and shortcuts' commands (mlspace.ui.window_commands)
         self.journal = JournalFollower(self)  # what Ctrl+Z undoes; runs made outside
         self._update_scan_actions()
-        self._make_toolbar_and_menus()
+        lay_out_commands(self)
         self.status = StatusLine()
         self.statusBar().addWidget(self.status, 1)
         self.disk_bar.told.connect(self.status.setText)  # Guard this disk… says what it did
@@ -130,59 +130,6 @@ class MainWindow(QMainWindow):
         self.suggestions.clean_requested.connect(self.confirm_and_clean)
         self.suggestions.export_requested.connect(self.reports.choose_file)
         return page
-
-    # ------------------------------------------------------------------ actions
-    def _make_actions(self) -> None:
-        def action(text: str, slot: object, shortcut: QKeySequence | str | None = None
-                   ) -> QAction:
-            act = QAction(text, self)
-            act.triggered.connect(slot)  # type: ignore[arg-type]
-            if shortcut is not None:
-                act.setShortcut(QKeySequence(shortcut))
-            self.addAction(act)
-            return act
-
-        self.open_action = action("&Open folder…", self.choose_folder,
-                                  QKeySequence.StandardKey.Open)
-        self.open_scan_action = action("Open &scan…", self.choose_saved_scan, "Ctrl+Shift+O")
-        self.save_scan_action = action("&Save scan…", self.saving.choose_file,
-                                       QKeySequence.StandardKey.Save)
-        self.demo_action = action("Open the &demo workspace", self.open_demo)
-        self.rescan_action = action("&Rescan", self.rescan, "F5")
-        self.export_action = action("&Export report…", self.reports.choose_file, "Ctrl+Shift+E")
-        self.cancel_action = action("&Cancel scan", self.cancel_scan, "Ctrl+.")
-        self.quit_action = action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.copy_path_action = action("&Copy path", self.tree.copy_selected_path,
-                                       QKeySequence.StandardKey.Copy)
-        self.open_fm_action = action("Open in file &manager",
-                                     self.tree.open_selected_in_file_manager, "Ctrl+E")
-        self.clear_filter_action = action("Show &everything", self.clear_filters, "Escape")
-        self.up_action = action("&Up one folder (treemap)", self.treemap.go_up, "Backspace")
-        self.undo_action = action("&Undo last cleanup", self.undo_last_cleanup,
-                                  QKeySequence.StandardKey.Undo)
-        self.history_action = action("Cleanup &history…", self.show_history)
-        self.settings_action = action("&Settings…", lambda: self.tiering.show_settings())
-        self.about_action = action("&About mlspace", lambda: QMessageBox.about(
-            self, "About mlspace", about_text()))
-        self.apparent_action = QAction("&Apparent sizes", self, checkable=True)
-        self.apparent_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
-        self.apparent_action.toggled.connect(self.set_apparent)
-        self.addAction(self.apparent_action)
-
-    def _make_toolbar_and_menus(self) -> None:
-        self.apparent_box = apparent_box(self.apparent_action)
-        self.toolbar = main_toolbar([self.open_action, self.rescan_action],
-                                    [[self.apparent_box], [self.search, self.min_size]])
-        self.addToolBar(self.toolbar)
-        fill_menu_bar(self.menuBar(), (
-            ("&File", (self.open_action, self.open_scan_action, self.recent.menu,
-                       self.demo_action, self.rescan_action, self.cancel_action,
-                       self.save_scan_action, self.export_action, None, self.quit_action)),
-            ("&Edit", (self.undo_action, self.history_action, self.settings_action, None,
-                       self.copy_path_action, self.open_fm_action)),
-            ("&View", (self.apparent_action, self.clear_filter_action, self.up_action)),
-            ("&Help", (self.about_action,)),
-        ))
 
     # ------------------------------------------------------------------ scanning
     def choose_folder(self) -> None:

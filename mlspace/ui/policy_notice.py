@@ -13,7 +13,8 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from mlspace import fmt
-from mlspace.act.journal import load, policy_runs
+from mlspace.act.journal import load
+from mlspace.act.policy_runs import policy_runs
 
 SEEN_KEY = "policy/seen"  # when the app last looked for policy runs (seconds since epoch)
 SHOWN = 3  # runs listed one by one; the rest are counted (the history lists them all)

@@ -31,24 +31,18 @@ from mlspace.advise import AdviceSettings, Plan, Suggestion, advise
 from mlspace.ages import AgeTable
 from mlspace.classify import Artifact, Category, CategoryTotals, Inventory
 from mlspace.config import Settings
-from mlspace.filtering import (
-    FilterResult,
-    FilterSpec,
-    apply_filter,
-    counted_links,
-    removed_entries,
-)
+from mlspace.filtering import FilterResult, FilterSpec
 from mlspace.index.growth import GrowthPoint, SizesThen
 from mlspace.owners import owner_name, owners_of
-from mlspace.paths import within
 from mlspace.scan import Totals
+from mlspace.tables import refused, shown
 from mlspace.tables.archived import archived_in, archived_total
-from mlspace.tables.categories import dominant, dominant_of_many
+from mlspace.tables.categories import breakdown, dominant, dominant_of_many
 from mlspace.tables.changes import change_of, changes_of
 from mlspace.tables.charts import category_bars, chart_tables, owner_bars
-from mlspace.tables.lookup import suggestions_about
+from mlspace.tables.lookup import artifact_holding, suggestions_about
 from mlspace.tables.moved import Moved
-from mlspace.tables.now import CategoryTables, DiskNow
+from mlspace.tables.now import CategoryTables, DiskNow, disk_now
 from mlspace.tables.plans import PlanNow
 from mlspace.tables.runs import (
     RunNow,
@@ -156,19 +150,11 @@ class Workspace(QObject):
         changed (or a new scan came); ``spec``: the filter changed."""
         inv, ages = self.inventory, self.ages
         assert inv is not None and ages is not None
-        snap = inv.snapshot
         if disk or self.now is None:
             assert self.moved is not None
-            removed = removed_entries(snap, self.moved.entries())
-            counted = counted_links(snap, removed)
-            self.whole = apply_filter(inv, ages, FilterSpec(), removed, counted)
-            self.now = DiskNow(inv, ages, removed, counted, self.whole, self.moved.touched)
-            self.removed = self.now.removed
-        now = self.now
-        spec = self.filter.spec if spec is None else spec
-        self.filter = (self.whole if spec == FilterSpec() else
-                       apply_filter(inv, ages, spec, self.removed if now.any_removed else None,
-                                    now.counted))
+            self.now = disk_now(inv, ages, self.moved)
+            self.whole, self.removed = self.now.whole, self.now.removed
+        self.filter = shown.filtered(self.now, self.filter.spec if spec is None else spec)
         self._shown = None
 
     def _now(self) -> DiskNow:
@@ -196,9 +182,6 @@ class Workspace(QObject):
     def toggle_owner(self, uid: int) -> None:
         self.set_filter(self.filter.spec.toggled_owner(uid))
 
-    def clear_filter(self) -> None:
-        self.set_filter(FilterSpec(min_size=0))
-
     def select(self, entry: int) -> None:
         if entry != self.selected:
             self.selected = entry
@@ -214,19 +197,14 @@ class Workspace(QObject):
         """Why no cleanup may move these paths ('' when it may): one lies in a scanned
         folder of an opened saved scan that this machine cannot check it against. Every
         view that offers a cleanup shows this reason instead, and the window refuses."""
-        for path in paths:
-            for root, reason in self.cleanup_off.items():
-                if within(path, {root}):
-                    return reason
-        return ""
+        return refused.cleanup_refused(self.cleanup_off, paths)
 
     @property
     def read_only_reason(self) -> str:
         """Why no cleanup at all may start from the scan shown ('' when some may): every
         scanned folder is off (the suggestions panel says so above its list)."""
         roots = self.inventory.snapshot.roots if self.inventory is not None else ()
-        reasons = [self.cleanup_off.get(root, "") for root in roots]
-        return "; ".join(dict.fromkeys(reasons)) if reasons and all(reasons) else ""
+        return refused.read_only_reason(self.cleanup_off, roots)
 
     def replan(self) -> None:
         """The scan's suggestions that still apply: one that names anything moved to the
@@ -293,13 +271,7 @@ class Workspace(QObject):
     def visible_children(self, folder: int) -> tuple[np.ndarray, np.ndarray]:
         """A folder's visible children and their sizes (-1: the scan roots), unsorted."""
         assert self.inventory is not None
-        snap = self.inventory.snapshot
-        kids = (np.asarray(snap.root_entries, dtype=np.int64) if folder < 0 else
-                np.arange(snap.children(folder).start, snap.children(folder).stop,
-                          dtype=np.int64))
-        sizes = self.filter.sizes(self.inventory, kids, self.apparent)
-        keep = self.filter.visible_mask(self.inventory, kids, self.apparent, sizes)
-        return kids[keep], sizes[keep]
+        return shown.visible_children(self.inventory, self.filter, folder, self.apparent)
 
     def visible(self, entry: int) -> bool:
         assert self.inventory is not None
@@ -308,8 +280,7 @@ class Workspace(QObject):
     def shown_files(self, entry: int) -> int | None:
         """Files a folder shows under the filter (None for a file)."""
         assert self.inventory is not None
-        row = self.inventory.snapshot.row_of(entry)
-        return int(self.filter.dir_files[row]) if row >= 0 else None
+        return shown.files_shown(self.inventory, self.filter, entry)
 
     def totals(self, entry: int) -> Totals:
         """An entry's totals as on disk now, whatever the filter: what is left of a folder,
@@ -320,26 +291,12 @@ class Workspace(QObject):
     def _categories_shown(self) -> CategoryTables:
         """Per folder row x category, of what the filter shows."""
         if self._shown is None:
-            inv, matches = self.inventory, self.filter.matches
-            assert inv is not None
-            self._shown = (self._now().categories()
-                           if not self.filter.spec.narrows or matches is None else
-                           inv.folder_category_totals(~matches, self._now().counted))
+            self._shown = shown.categories_shown(self._now(), self.filter)
         return self._shown
 
     def category_breakdown(self, entry: int) -> dict[Category, CategoryTotals]:
         """Per category, what an entry holds on disk now, whatever the filter."""
-        assert self.inventory is not None
-        inv = self.inventory
-        row = inv.snapshot.row_of(entry)
-        if row < 0:
-            out = {c: CategoryTotals(0, 0, 0) for c in Category}
-            t = self.totals(entry)
-            out[inv.category(entry)] = CategoryTotals(t.disk_usage, t.apparent_size, t.files)
-            return out
-        disk, apparent, files = self._now().categories()
-        return {c: CategoryTotals(int(disk[row, c]), int(apparent[row, c]),
-                                  int(files[row, c])) for c in Category}
+        return breakdown(self._now(), entry)
 
     def category_of(self, entry: int) -> Category:
         """What an entry is: a file's own category, a folder's commonest by space on disk
@@ -348,18 +305,13 @@ class Workspace(QObject):
         now = self._now().categories()
         return dominant(self.inventory, entry, now, now, self.apparent)
 
-    def _picked(self) -> Category | None:
-        """The one category the filter shows, if it shows one."""
-        chosen = self.filter.spec.categories
-        return next(iter(chosen)) if chosen is not None and len(chosen) == 1 else None
-
     def dominant_category(self, entry: int) -> Category:
         """The category holding most of what a row or tile shows: under a filter, of what
         the filter shows of it (with one category chosen, that one)."""
         assert self.inventory is not None
-        picked = self._picked()
-        if picked is not None and self.inventory.snapshot.row_of(entry) >= 0:
-            return picked
+        one = shown.picked(self.filter.spec)
+        if one is not None and self.inventory.snapshot.row_of(entry) >= 0:
+            return one
         return dominant(self.inventory, entry, self._categories_shown(),
                         self._now().categories(), self.apparent)
 
@@ -367,7 +319,8 @@ class Workspace(QObject):
         """dominant_category() of many entries at once (the treemap's thousands of tiles)."""
         assert self.inventory is not None
         return dominant_of_many(self.inventory, entries, self._categories_shown(),
-                                self._now().categories(), self.apparent, self._picked())
+                                self._now().categories(), self.apparent,
+                                shown.picked(self.filter.spec))
 
     def owner_label(self, uid: int) -> str:
         return owner_name(uid, self.names_here)
@@ -426,13 +379,7 @@ class Workspace(QObject):
     def artifact_at(self, entry: int) -> Artifact | None:
         """The innermost artifact containing ``entry`` (walking up its folders)."""
         assert self.inventory is not None
-        snap = self.inventory.snapshot
-        while entry >= 0:
-            found = self._artifact_at.get(entry)
-            if found is not None:
-                return found
-            entry = snap.parent(entry)
-        return None
+        return artifact_holding(self.inventory, self._artifact_at, entry)
 
     def artifact_totals(self, a: Artifact) -> tuple[int, int]:
         """(on disk, apparent) of an artifact now: what is left of its folder or files."""

@@ -17,7 +17,7 @@ from layouts import inventory_of, make
 
 from mlspace.act import ARCHIVE, history, lock, run
 from mlspace.act import trash as trash_module
-from mlspace.act.journal import policy_runs
+from mlspace.act.policy_runs import policy_runs
 from mlspace.act.tier import Tier
 from mlspace.advise import AdviceSettings, advise
 from mlspace.advise.archive import ArchiveAges, with_archive_suggestions

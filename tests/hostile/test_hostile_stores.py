@@ -15,7 +15,8 @@ from cleanup_helpers import tree_digest
 from hostile_helpers import NEIGHBOUR, assert_clean_run, mlspace_cli
 from workspaces import hf_run
 
-from mlspace.act.journal import journal_dir, policy_runs_file
+from mlspace.act.journal import journal_dir
+from mlspace.act.policy_runs import policy_runs_file
 from mlspace.index.history import history_dir
 
 #: Far longer than any of these commands takes; a FIFO opened would block it for ever.

@@ -11,11 +11,10 @@ from layouts import make
 
 from mlspace.ages import age_table
 from mlspace.classify import Inventory, classify
-from mlspace.filtering import FilterSpec, apply_filter, counted_links, removed_entries
 from mlspace.scan import ScanOptions, scan
 from mlspace.tables.charts import category_bars, chart_tables, owner_bars
 from mlspace.tables.moved import Moved
-from mlspace.tables.now import DiskNow
+from mlspace.tables.now import DiskNow, disk_now
 
 
 def _inventory(root: Path) -> Inventory:
@@ -23,12 +22,7 @@ def _inventory(root: Path) -> Inventory:
 
 
 def _now(inv: Inventory, moved: Moved) -> DiskNow:
-    snap = inv.snapshot
-    removed = removed_entries(snap, moved.entries())
-    counted = counted_links(snap, removed)
-    ages = age_table(inv)
-    return DiskNow(inv, ages, removed, counted, apply_filter(inv, ages, FilterSpec(), removed,
-                                                               counted), moved.touched)
+    return disk_now(inv, age_table(inv), moved)
 
 
 def _said(now: DiskNow, folders: list[str]) -> list[object]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlspace.classify.readers.inert_pickle import Opaque
+from mlspace.classify.readers.pickle_values import Opaque
 from mlspace.classify.readers.torch_archive import DATA_ERRORS, open_torch_file
 
 

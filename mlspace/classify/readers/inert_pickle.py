@@ -5,7 +5,8 @@ whatever code it names. This module walks the opcodes :func:`pickletools.genops`
 parser that never imports or calls anything) with :class:`Machine`, which builds only plain
 values (str, bytes, int, float, bool, None, tuple, list, dict, set, frozenset). Every
 reference to a global, every call (REDUCE, NEWOBJ, INST, OBJ, BUILD) and every persistent id
-becomes an inert placeholder, :class:`Opaque`: nothing is imported, constructed or called.
+becomes an inert placeholder (:mod:`mlspace.classify.readers.pickle_values`): nothing is
+imported, constructed or called.
 
 A format built on pickle can recognise some of its own calls without running them, through
 the two hooks :class:`pickle.Unpickler` also has: ``persistent_load`` (what a persistent id
@@ -23,8 +24,16 @@ from __future__ import annotations
 import pickletools
 import struct
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Protocol
+
+from mlspace.classify.readers.pickle_values import (
+    CONTAINERS,
+    NOT_CONVERTED,
+    Opaque,
+    converted,
+    opaque_persistent_id,
+    safe_key,
+)
 
 # Bounds. A real checkpoint's pickle is small (tensors live in separate storages): a 7B-param
 # model with optimizer state has a data.pkl of a few MiB and well under a million opcodes.
@@ -66,45 +75,6 @@ class PickleStream(Protocol):
 
 
 # ---------------------------------------------------------------------------------------------
-# Placeholders: what the pickle would have built, recorded and never built. eq=False keeps
-# them hashable by identity, so they can be dict keys the way the real objects would be.
-
-
-class Placeholder:
-    """Base of the values that stand for an object the pickle would have built: each is
-    hashed by identity (a crafted one cannot make hashing slow) and built by no code of the
-    pickle's choosing."""
-
-    __slots__ = ()
-
-
-@dataclass(eq=False)
-class Opaque(Placeholder):
-    """A global (``module qualname``, ``is_global``) or what calling or constructing one
-    would have given (its name, the arguments, and the state a BUILD would have set)."""
-
-    name: str
-    args: tuple = ()
-    state: object = None
-    is_global: bool = False
-
-
-def _opaque_persistent_id(pid: object) -> object:
-    return Opaque("persistent id", (pid,))
-
-
-# Calls whose result is a container the pickle then fills (SETITEMS on an OrderedDict).
-_DICT_FACTORIES = frozenset({
-    "collections OrderedDict", "builtins dict", "__builtin__ dict", "collections defaultdict",
-})
-_SET_FACTORIES = frozenset({"builtins set", "__builtin__ set", "builtins frozenset",
-                            "__builtin__ frozenset"})
-_SMALL_INT = 2**61 - 1  # below this, distinct ints hash apart (see _key)
-
-_CONTAINERS = (list, dict, tuple, set, frozenset, Opaque)
-
-
-# ---------------------------------------------------------------------------------------------
 # The stack machine
 
 
@@ -121,7 +91,7 @@ class Machine:
     def __init__(self, *, persistent_load: Callable[[object], object] | None = None,
                  interpret: Callable[[str, tuple], object | None] | None = None) -> None:
         self.opcodes_left = MAX_OPCODES
-        self._persistent_load = persistent_load or _opaque_persistent_id
+        self._persistent_load = persistent_load or opaque_persistent_id
         self._interpret = interpret
         self._depth: dict[int, int] = {}
         self._pinned: list[object] = []  # keeps ids in _depth from being reused
@@ -205,7 +175,7 @@ class Machine:
 
     def _nest(self, parent: object, child: object) -> None:
         """Note that ``child`` now sits inside ``parent``; refuse too deep a nesting."""
-        if not isinstance(child, _CONTAINERS):
+        if not isinstance(child, CONTAINERS):
             return
         depth = self._depth.get(id(child), 0) + 1
         if depth > self._depth.get(id(parent), 0):
@@ -220,21 +190,12 @@ class Machine:
             self._nest(container, item)
         return container
 
-    @staticmethod
-    def _key(value: object) -> object:
-        """``value`` as a dict key or set element that hashes in constant time."""
-        if isinstance(value, (str, bytes, float, bool, Placeholder)):
-            return value
-        if value is None or (isinstance(value, int) and -_SMALL_INT < value < _SMALL_INT):
-            return value
-        return Opaque("key", (value,))
-
     def _set_items(self, target: object, items: list[object]) -> None:
         if len(items) % 2:
             raise Malformed("odd SETITEMS")
         if isinstance(target, dict):
             for i in range(0, len(items), 2):
-                target[self._key(items[i])] = items[i + 1]
+                target[safe_key(items[i])] = items[i + 1]
                 self._nest(target, items[i + 1])
         elif not isinstance(target, Opaque):  # an object's __setitem__: not run
             raise Malformed("SETITEM on a plain value")
@@ -244,14 +205,15 @@ class Machine:
             target.extend(items)
             self._new(target, items)
         elif isinstance(target, set):
-            target.update(self._key(item) for item in items)
+            target.update(safe_key(item) for item in items)
         elif not isinstance(target, Opaque):
             raise Malformed("APPEND to a plain value")
 
     def _call(self, func: object, args: object) -> object:
         """What calling ``func(*args)`` is recorded as. Nothing is called: ``interpret`` may
         name a plain value for a call it knows (``name`` is "module qualname", "" when
-        ``func`` is not a global), and a few pure conversions of plain values are done here."""
+        ``func`` is not a global), and a few are pure conversions of plain values
+        (:func:`~mlspace.classify.readers.pickle_values.converted`)."""
         name = func.name if isinstance(func, Opaque) and func.is_global else ""
         if not isinstance(args, tuple):
             return Opaque(name, (args,))
@@ -259,16 +221,9 @@ class Machine:
             value = self._interpret(name, args)
             if value is not None:
                 return value
-        if name in _DICT_FACTORIES:
-            return {}
-        if name in _SET_FACTORIES and len(args) == 1 and isinstance(args[0], list):
-            return {self._key(item) for item in args[0]}
-        if (name == "_codecs encode" and len(args) == 2 and isinstance(args[0], str)
-                and args[1] in ("latin1", "latin-1")):
-            # how protocols 0-2 (torch.save uses 2) spell bytes: a pure conversion
-            return args[0].encode("latin-1")
-        if name in ("builtins bytes", "__builtin__ bytes") and not args:
-            return b""
+        value = converted(name, args)
+        if value is not NOT_CONVERTED:
+            return value
         return self._new(Opaque(name, args), args)
 
     # -- opcodes ---------------------------------------------------------------------------
@@ -311,7 +266,7 @@ class Machine:
 
     def op_frozenset(self, arg: object) -> None:
         items = self._pop_mark()  # before reading self.stack: popping the mark replaces it
-        self.stack.append(frozenset(self._key(item) for item in items))
+        self.stack.append(frozenset(safe_key(item) for item in items))
 
     def op_append(self, arg: object) -> None:
         value = self._pop()
@@ -418,6 +373,5 @@ _NOTHING = object()
 
 
 __all__ = [
-    "MAX_PICKLE_BYTES", "PICKLE_ERRORS", "Machine", "Malformed", "Opaque", "PickleStream",
-    "Placeholder",
+    "MAX_PICKLE_BYTES", "PICKLE_ERRORS", "Machine", "Malformed", "PickleStream",
 ]

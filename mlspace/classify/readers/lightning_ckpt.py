@@ -18,8 +18,9 @@ as an :class:`Opaque` named ``...ModelCheckpoint``), and Lightning 0.8-0.9 store
 
 A folder's state comes from as few files as possible (:func:`read_folder_state`: normally
 ``last.ckpt`` alone). Paths in the state are as the training process saw them (absolute on
-the training machine, or relative to its working directory): :func:`match_recorded_path`
-maps one to a file that is actually here by comparing path suffixes.
+the training machine, or relative to its working directory): :func:`iter_recorded_files`
+maps them to files that are actually here by comparing path suffixes
+(:mod:`mlspace.classify.readers.recorded_paths`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from mlspace.classify.readers.inert_pickle import Malformed, Opaque
+from mlspace.classify.readers.inert_pickle import Malformed
+from mlspace.classify.readers.pickle_values import Opaque
+from mlspace.classify.readers.recorded_paths import by_basename, common_suffix, matches, parts
 from mlspace.classify.readers.torch_archive import (
     DATA_ERRORS,
     Storages,
@@ -97,12 +100,12 @@ class LightningCheckpointFile:
         then one that monitors a metric, then the first."""
         if not self.states:
             return None
-        folder_parts = _parts(folder if folder is not None else os.path.dirname(self.path))
-        present = _by_basename(files)
+        folder_parts = parts(folder if folder is not None else os.path.dirname(self.path))
+        present = by_basename(files)
 
         def rank(state: LightningCheckpointState) -> tuple[int, int, int]:
-            suffix = _common_suffix(_parts(state.dirpath or ""), folder_parts)
-            named = sum(1 for _ in _matches(state, present))
+            suffix = common_suffix(parts(state.dirpath or ""), folder_parts)
+            named = sum(1 for _ in matches(state.recorded_paths(), present))
             return suffix, named, state.monitor is not None
 
         return max(self.states, key=rank)  # max keeps the first of equals
@@ -322,7 +325,7 @@ def read_folder_records(paths: Iterable[str], *,
     costs one read; at most ``max_files`` files are tried. Records with no ModelCheckpoint
     state are left out."""
     listed = list(paths)
-    index = _by_basename(listed)
+    index = by_basename(listed)
     records: list[LightningCheckpointFile] = []
     named: set[str] = set()
     reads = 0
@@ -335,7 +338,8 @@ def read_folder_records(paths: Iterable[str], *,
         found = read_checkpoint_file(path)
         if found is None or not found.states:
             continue
-        names = {here for state in found.states for _, here in _matches(state, index)}
+        names = {here for state in found.states
+                 for _, here in matches(state.recorded_paths(), index)}
         agrees = bool(records) and names <= named | {path}
         records.append(found)
         named |= names
@@ -344,63 +348,16 @@ def read_folder_records(paths: Iterable[str], *,
     return records
 
 
-def _parts(path: str) -> list[str]:
-    """Components of a path from any OS (``/`` or ``\\``), without empty and ``.`` parts."""
-    return [part for part in re.split(r"[\\/]", path) if part not in ("", ".")]
-
-
-def _common_suffix(a: list[str], b: list[str]) -> int:
-    n = 0
-    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
-        n += 1
-    return n
-
-
-def match_recorded_path(recorded: str, candidates: Iterable[str]) -> str | None:
-    """The candidate that is the file a recorded path names: the one with the same basename,
-    and among several, the one sharing the longest path suffix with it (parent folder, then
-    grandparent, ...). None when no basename matches or the best match is a tie."""
-    wanted = _parts(recorded)
-    if not wanted:
-        return None
-    best: str | None = None
-    best_len, tie = 0, False
-    for candidate in candidates:
-        length = _common_suffix(wanted, _parts(candidate))
-        if length > best_len:
-            best, best_len, tie = candidate, length, False
-        elif length == best_len and length > 0 and candidate != best:
-            tie = True
-    return None if tie else best
-
-
-def _by_basename(paths: Iterable[str]) -> dict[str, list[str]]:
-    index: dict[str, list[str]] = {}
-    for path in paths:
-        parts = _parts(path)
-        if parts:
-            index.setdefault(parts[-1], []).append(path)
-    return index
-
-
-def _matches(state: LightningCheckpointState,
-             index: dict[str, list[str]]) -> Iterator[tuple[str, str]]:
-    for recorded in state.recorded_paths():
-        parts = _parts(recorded)
-        found = match_recorded_path(recorded, index.get(parts[-1], ())) if parts else None
-        if found is not None:
-            yield recorded, found
-
-
 def iter_recorded_files(state: LightningCheckpointState,
                         candidates: Iterable[str]) -> Iterator[tuple[str, str]]:
     """``(recorded path, file here)`` for each path of ``state`` that matches one of
-    ``candidates`` (see :func:`match_recorded_path`), best first."""
-    yield from _matches(state, _by_basename(candidates))
+    ``candidates`` (see :func:`~mlspace.classify.readers.recorded_paths.match_recorded_path`),
+    best first."""
+    yield from matches(state.recorded_paths(), by_basename(candidates))
 
 
 __all__ = [
     "FolderState", "LightningCheckpointFile", "LightningCheckpointState", "iter_recorded_files",
-    "match_recorded_path", "read_checkpoint_file", "read_folder_records", "read_folder_state",
+    "read_checkpoint_file", "read_folder_records", "read_folder_state",
     "read_model_checkpoint_state",
 ]

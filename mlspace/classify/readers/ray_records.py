@@ -31,7 +31,8 @@ import json
 import os
 from dataclasses import dataclass
 
-from mlspace.classify.readers.inert_pickle import PICKLE_ERRORS, Machine, Opaque
+from mlspace.classify.readers.inert_pickle import PICKLE_ERRORS, Machine
+from mlspace.classify.readers.pickle_values import Opaque
 from mlspace.classify.readers.records import json_number, read_json, read_text
 
 #: Most checkpoints of one record kept (a trial that keeps every checkpoint of a long run).

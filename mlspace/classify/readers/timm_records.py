@@ -27,7 +27,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from mlspace.classify.readers.inert_pickle import Opaque
+from mlspace.classify.readers.pickle_values import Opaque
 from mlspace.classify.readers.records import json_number, read_text
 from mlspace.classify.readers.torch_archive import DATA_ERRORS, open_torch_file
 

@@ -36,9 +36,8 @@ from mlspace.classify.readers.inert_pickle import (
     PICKLE_ERRORS,
     Machine,
     Malformed,
-    Opaque,
-    Placeholder,
 )
+from mlspace.classify.readers.pickle_values import Opaque, Placeholder
 from mlspace.safe_read import Unreadable, open_regular
 
 #: Most members in the zip archive, and largest central directory, in bytes.

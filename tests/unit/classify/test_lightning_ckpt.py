@@ -41,11 +41,11 @@ from mlspace.classify.readers.inert_pickle import PICKLE_ERRORS, Machine
 from mlspace.classify.readers.lightning_ckpt import (
     LightningCheckpointFile,
     LightningCheckpointState,
-    match_recorded_path,
     read_checkpoint_file,
     read_folder_state,
     read_model_checkpoint_state,
 )
+from mlspace.classify.readers.recorded_paths import match_recorded_path
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lightning"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())

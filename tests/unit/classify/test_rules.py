@@ -10,7 +10,7 @@ import pytest
 from layouts import categories_by_path, make
 
 from mlspace.classify import RuleError, classify, load_rules
-from mlspace.classify.rules import parse_rules, user_rules_path
+from mlspace.classify.rule_files import parse_rules, user_rules_path
 from mlspace.scan import ScanOptions, scan
 
 
