@@ -20,7 +20,8 @@ from mlspace.advise.model import (
     kept_item,
 )
 from mlspace.classify import Artifact, Inventory, Series
-from mlspace.classify.series import is_fixed_name_save, named_with_score
+from mlspace.classify.series import is_fixed_name_save
+from mlspace.classify.series_scores import named_with_score
 from mlspace.paths import natural_key
 
 #: Resume state of a checkpoint: optimizer, scheduler, RNG and AMP scaler (ml-layouts §1-3).

@@ -21,14 +21,12 @@ absent, and the next older record is used instead.
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any, NamedTuple
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
-from mlspace.classify.name_meaning import PROGRESS_WORDS, words_of
 from mlspace.classify.readers.records import (
     read_best_k_models,
     read_pointer,
@@ -38,6 +36,7 @@ from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_record
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
+from mlspace.classify.series_scores import best_by_metric, named_with_score
 from mlspace.classify.series_timm import read_timm_facts
 from mlspace.classify.tool_facts import ToolFacts
 from mlspace.scan import Snapshot
@@ -173,13 +172,6 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
 
 #: Roles whose checkpoints are kept at every risk level: what the tool's naming promises.
 PROTECTED_ROLES = frozenset({"best", "last", "final", "top-k", "export"})
-
-
-def named_with_score(m: Artifact) -> bool:
-    """A save whose name carries a score, not only a count (``net_key_metric=0.9488.pt``;
-    ``checkpoint_epoch=2.pt`` counts epochs), and no role word."""
-    return m.role is None and any(PROGRESS_WORDS.isdisjoint(words_of(key))
-                                  for key, _ in m.metrics)
 
 
 def is_fixed_name_save(m: Artifact) -> bool:
@@ -377,29 +369,4 @@ def _best(folder: str, children: set[str], members: list[Artifact], by_name: dic
     if named:
         chosen = max(named, key=lambda m: m.newest_mtime)
         return chosen, f"{chosen.name}: named best by the tool", None, None, None
-    return _best_by_metric(members)
-
-
-def _best_by_metric(members: list[Artifact]
-                    ) -> tuple[Artifact | None, str, str | None, float | None, str | None]:
-    """A metric every numbered checkpoint carries in its name, if its direction is clear."""
-    candidates = [m for m in members if m.metrics and m.role is None]
-    if not candidates:
-        return None, "no metric recorded", None, None, None
-    common = set.intersection(*(set(dict(m.metrics)) for m in candidates))
-    ranked = sorted(common, key=lambda k: (not k.startswith(("val", "eval")), k))
-    for metric in ranked:
-        mode = direction(metric)
-        if mode is None:
-            continue
-        # NaN compares false with everything, so min()/max() could pick it: a diverged
-        # save (epoch=3-val_loss=nan.ckpt) is never the best.
-        scored = [m for m in candidates if not math.isnan(dict(m.metrics)[metric])]
-        if not scored:
-            return None, f"{metric} is NaN in every file name", None, None, None
-        pick = min if mode == "min" else max
-        best = pick(scored, key=lambda m: dict(m.metrics)[metric])
-        value = dict(best.metrics)[metric]
-        return best, f"{metric} in the file names ({mode})", metric, value, mode
-    names = ", ".join(ranked) or "none shared"
-    return None, f"metric direction unknown ({names})", None, None, None
+    return best_by_metric(members)
