@@ -12,9 +12,16 @@ import numpy as np
 from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum, ordered_ranges, parent_rows_of
 from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
-from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
+from mlspace.scan.walker import KIND_DIR, NLINK_CAP, DirTask, WalkChunk, describe_error
 
 _COLUMNS = ("kind", "size", "blocks", "mtime", "ino", "nlink", "uid")
+#: The typecodes a column is kept in, narrowest first: it moves to the next the first time
+#: a value does not fit, so it is never held wide (at 1M entries each byte per entry is a
+#: megabyte). The native walker widens the same way, so both walkers give the same types.
+_LADDERS = {"kind": "B", "size": "Iq", "blocks": "Iq", "mtime": "Iq", "ino": "IQ",
+            "nlink": "H", "uid": "HI"}
+#: The largest value of each narrow typecode.
+_LIMITS = {"H": 0xFFFF, "I": 0xFFFFFFFF}
 #: Bytes of the name buffer searched for separators at a time, to bound transient memory.
 _NAME_WINDOW = 1 << 20
 
@@ -23,8 +30,7 @@ class SnapshotBuilder:
     """Collects entries from the roots and from walk chunks (in any order), then freezes."""
 
     def __init__(self) -> None:
-        template = WalkChunk()
-        self._columns = {name: array(getattr(template, name).typecode) for name in _COLUMNS}
+        self._columns = {name: array(_LADDERS[name][0]) for name in _COLUMNS}
         self._names = bytearray()  # every name, each followed by NUL
         self._dirs = array("q")
         self._dir_paths: list[str] = []
@@ -70,14 +76,13 @@ class SnapshotBuilder:
         index = self.entries
         self._roots.append(path)
         self._root_entries.append(index)
-        cols = self._columns
-        cols["kind"].append(st.st_mode >> 12)
-        cols["size"].append(st.st_size)
-        cols["blocks"].append(getattr(st, "st_blocks", (st.st_size + 511) // 512))
-        cols["mtime"].append(st.st_mtime_ns // 1_000_000_000)
-        cols["ino"].append(st.st_ino)
-        cols["nlink"].append(st.st_nlink)
-        cols["uid"].append(st.st_uid)
+        values = {"kind": st.st_mode >> 12, "size": st.st_size,
+                  "blocks": getattr(st, "st_blocks", (st.st_size + 511) // 512),
+                  "mtime": st.st_mtime_ns // 1_000_000_000, "ino": st.st_ino,
+                  "nlink": min(st.st_nlink, NLINK_CAP), "uid": st.st_uid}
+        template = WalkChunk()
+        for name, value in values.items():
+            self._extend(name, array(getattr(template, name).typecode, [value]))
         self._names += os.fsencode(path) + b"\0"
         if not stat.S_ISDIR(st.st_mode):
             return None
@@ -87,7 +92,7 @@ class SnapshotBuilder:
         """Append a chunk; return its pending directories with references made global."""
         base = self.entries
         for name in _COLUMNS:
-            self._columns[name].extend(getattr(chunk, name))
+            self._extend(name, getattr(chunk, name))
         for block in chunk.names:
             self._names += block
             self._names += b"\0"
@@ -105,26 +110,33 @@ class SnapshotBuilder:
             for t in chunk.pending
         ]
 
+    def _extend(self, name: str, values: array) -> None:
+        """Append a chunk's column, in the column's typecode, widening the column first
+        when one of ``values`` does not fit it."""
+        column = self._columns[name]
+        if column.typecode == values.typecode:
+            column.extend(values)
+            return
+        wide = np.frombuffer(values, dtype=values.typecode)
+        ladder = _LADDERS[name]
+        code = column.typecode
+        while code != ladder[-1] and len(wide) and (int(wide.min()) < 0
+                                                    or int(wide.max()) > _LIMITS[code]):
+            code = ladder[ladder.index(code) + 1]
+        if code != column.typecode:
+            column = self._columns[name] = array(code, np.frombuffer(
+                column, dtype=column.typecode).astype(code).tobytes())
+        column.frombytes(wide.astype(code).tobytes())
+
     def freeze(self, duration: float, cancelled: bool = False) -> Snapshot:
         """Build the immutable snapshot: name offsets, hard-link dedupe, cumulative totals."""
         cols = {name: np.frombuffer(col, dtype=col.typecode) for name, col in self._columns.items()}
         return freeze_snapshot(
             roots=tuple(self._roots), root_entries=tuple(self._root_entries),
-            names=memoryview(self._names).toreadonly(), cols=narrowed(cols),
+            names=memoryview(self._names).toreadonly(), cols=cols,
             table=np.frombuffer(self._dirs, dtype=np.int64).reshape(-1, 4),
             dir_paths=tuple(self._dir_paths), errors=tuple(self._errors),
             other_filesystems=tuple(self._other_fs), duration=duration, cancelled=cancelled)
-
-
-def narrowed(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The columns as the snapshot keeps them: blocks and mtime (whole seconds) as uint32
-    where every value fits, int64 otherwise (the native walker writes them so directly)."""
-    out = dict(cols)
-    for name in ("blocks", "mtime"):
-        values = cols[name]
-        if len(values) == 0 or (int(values.min()) >= 0 and int(values.max()) <= 0xFFFFFFFF):
-            out[name] = values.astype(np.uint32)
-    return out
 
 
 def freeze_snapshot(
