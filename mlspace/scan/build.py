@@ -24,6 +24,8 @@ _LADDERS = {"kind": "B", "size": "Iq", "blocks": "Iq", "mtime": "Iq", "ino": "IQ
 _LIMITS = {"H": 0xFFFF, "I": 0xFFFFFFFF}
 #: Bytes of the name buffer searched for separators at a time, to bound transient memory.
 _NAME_WINDOW = 1 << 20
+#: Entries summed at a time: the temporaries of a sum stay a few MB, not entry-sized.
+_SUM_WINDOW = 1 << 16
 
 
 class SnapshotBuilder:
@@ -165,10 +167,12 @@ def freeze_snapshot(
     uncountable = _uncountable_sizes(cols, counted)
     if len(uncountable):
         own_totals = None  # the walker's sums hold the sizes that cannot be counted
+    tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
     if own_totals is None:
-        totals = _cumulative_totals(cols, counted, dir_entry, dir_first, dir_count, dir_parent)
+        totals = {key: tree.add_up(own) for key, own in
+                  _own_sums(cols, counted, dir_entry, range_rows, range_starts).items()}
+        totals["newest"] = tree.subtree_max(cols["mtime"])
     else:
-        tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
         totals = {key: tree.add_up(own_totals[key].copy())
                   for key in ("disk", "apparent", "files", "dirs")}
         totals["newest"] = tree.max_up(own_totals["newest"].astype(np.float64))
@@ -224,12 +228,13 @@ def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.n
     these entries are returned (``cols["size"]`` changes in place) so the scan says so.
     Sizes on disk are real blocks and always add up."""
     sizes = cols["size"]
-    if exact_sum(np.where(counted, sizes, 0)) <= LARGEST_TOTAL:
+    total = _counted_sum(sizes, counted)
+    if total <= LARGEST_TOTAL:
         return np.zeros(0, dtype=np.int64)
     on_disk = cols["blocks"].astype(np.int64) * 512
     order = np.argsort(sizes, kind="stable")[::-1]
     order = order[counted[order]]
-    excess = exact_sum(np.where(counted, sizes, 0)) - LARGEST_TOTAL
+    excess = total - LARGEST_TOTAL
     replaced = []
     for entry in order.tolist():
         if excess <= 0:
@@ -239,6 +244,12 @@ def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.n
     sizes = cols["size"] = sizes.copy()
     sizes[replaced] = on_disk[replaced]
     return np.array(replaced, dtype=np.int64)
+
+
+def _counted_sum(sizes: np.ndarray, counted: np.ndarray) -> int:
+    """The exact sum of the counted ``sizes``, window by window (no entry-sized temporary)."""
+    return sum(exact_sum(np.where(counted[lo:lo + _SUM_WINDOW], sizes[lo:lo + _SUM_WINDOW], 0))
+               for lo in range(0, len(sizes), _SUM_WINDOW))
 
 
 def _with_uncountable_errors(snapshot: Snapshot, entries: np.ndarray) -> Snapshot:
@@ -307,44 +318,45 @@ def counted_links(linked: np.ndarray, rows: np.ndarray, devices: np.ndarray,
     return keep
 
 
-def _fill_own(key: str, scratch: np.ndarray, cols: dict[str, np.ndarray], counted: np.ndarray,
-              is_dir: np.ndarray) -> None:
-    """Write every entry's own contribution to the ``key`` total into ``scratch``."""
-    if key == "disk":
-        np.multiply(cols["blocks"], 512, out=scratch, dtype=np.int64)
-        scratch *= counted
-    elif key == "apparent":
-        np.copyto(scratch, cols["size"])
-        scratch *= counted
-    elif key == "dirs":
-        np.copyto(scratch, is_dir, casting="unsafe")
-    else:  # files: every entry that is not a directory
-        np.copyto(scratch, ~is_dir, casting="unsafe")
+def _own_sums(cols: dict[str, np.ndarray], counted: np.ndarray, dir_entry: np.ndarray,
+              range_rows: np.ndarray, range_starts: np.ndarray) -> dict[str, np.ndarray]:
+    """Each listed folder's own share of its subtree's disk, apparent, files and dirs: its
+    own entry, plus its children that are not listed folders (a listed folder brings its
+    own row, added up the tree). What the native walker sums in C, here window by window:
+    a running sum over the entries gives its value at every child range's start, and a
+    range's sum is the difference to the next start (the ranges tile the non-root entries
+    in order), so no temporary is longer than a window."""
+    n = len(counted)
+    listed = np.sort(dir_entry)
+    bounds = np.append(range_starts, n)
+    prefix = np.zeros((4, len(bounds)), dtype=np.int64)
+    running = np.zeros(4, dtype=np.int64)
+    done = 0  # bounds filled so far
+    for lo in range(0, n, _SUM_WINDOW):
+        hi = min(lo + _SUM_WINDOW, n)
+        values = _own_values(cols, counted, slice(lo, hi))
+        values[:, listed[np.searchsorted(listed, lo):np.searchsorted(listed, hi)] - lo] = 0
+        np.cumsum(values, axis=1, out=values)
+        end = int(np.searchsorted(bounds, hi))
+        before = bounds[done:end] - lo - 1  # the last entry before each bound, in the window
+        prefix[:, done:end] = running[:, None] + np.where(
+            before >= 0, values[:, np.maximum(before, 0)], 0)
+        running += values[:, -1]
+        done = end
+    prefix[:, done:] = running[:, None]
+    own = _own_values(cols, counted, dir_entry)
+    own[:, range_rows] += np.diff(prefix, axis=1)
+    return dict(zip(("disk", "apparent", "files", "dirs"), own, strict=True))
 
 
-def _cumulative_totals(
-    cols: dict[str, np.ndarray],
-    counted: np.ndarray,
-    dir_entry: np.ndarray,
-    dir_first: np.ndarray,
-    dir_count: np.ndarray,
-    dir_parent: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Every listed directory's subtree totals.
-
-    A listed directory counts itself, sums its other children (files, and dirs it could not
-    list or enter) over its child range, then receives its listed subdirectories' totals,
-    deepest first. One entry-sized scratch buffer is reused for every column, so a
-    million-file freeze needs 8 MB of scratch, not one temporary array per step.
-    """
-    scratch = np.empty(len(counted), dtype=np.int64)
-    is_dir = cols["kind"] == KIND_DIR
-    tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
-    totals = {}
-    for key in ("disk", "apparent", "files", "dirs"):
-        _fill_own(key, scratch, cols, counted, is_dir)
-        totals[key] = tree.subtree_sums(scratch)
-    totals["newest"] = tree.subtree_max(cols["mtime"])
-    return totals
-
-
+def _own_values(cols: dict[str, np.ndarray], counted: np.ndarray,
+                at: slice | np.ndarray) -> np.ndarray:
+    """The disk, apparent, files and dirs each of the entries ``at`` adds, as int64 rows."""
+    is_dir = cols["kind"][at] == KIND_DIR
+    values = np.empty((4, len(is_dir)), dtype=np.int64)
+    np.multiply(cols["blocks"][at], 512, out=values[0], dtype=np.int64)
+    values[1] = cols["size"][at]
+    values[:2] *= counted[at]
+    values[2] = ~is_dir
+    values[3] = is_dir
+    return values
