@@ -3,6 +3,8 @@
     python benchmarks/bench_scan.py                      # 300k and 1M files, warm and cold
     python benchmarks/bench_scan.py --files 300000 --caches warm --runs 7
     python benchmarks/bench_scan.py --classify           # what classification adds
+    python benchmarks/bench_scan.py --venv /tmp/v        # as installed: pip install ., not -e
+    python benchmarks/bench_scan.py --files 300000 --memory   # peak memory per entry only
 
 Every tool runs as a whole process, as a user would run it (start-up included), over one
 generated tree (reused between runs under --dir): ``du -s``, ``ncdu -0 -o /dev/null``,
@@ -17,7 +19,13 @@ Memory is each process's peak RSS (from wait4). For mlspace it is also given per
 the interpreter: (peak of the scan - peak of the same command on an empty folder) / entries.
 
 Start-up is the time from exec to the walk's first getdents64 on the tree (strace, median of
-runs), for the native walker.
+runs), for the native walker. An editable install (``pip install -e``) adds its finder and
+``.pth`` files to every start; ``--venv DIR`` measures mlspace as users install it: a venv
+at DIR (made when missing) with this checkout pip-installed into it, not editable
+(reinstalled each time, so it is the checkout's code), run from outside the checkout.
+
+``--memory`` measures only the peak memory per entry of each walker (best of ``--runs``),
+without the timed rounds: the figure to watch while changing the snapshot's columns.
 
 The machine's load (1-minute average) is printed beside each figure: on a shared machine
 timings are noisy, so compare the ratios, not the seconds.
@@ -43,7 +51,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workspace import generate  # noqa: E402
 
-MLSPACE = [sys.executable, "-m", "mlspace"]
+REPO = Path(__file__).resolve().parent.parent
+#: Where the tools run: with --venv, outside the checkout (``python -m`` puts the current
+#: folder first on sys.path, which would import the checkout instead of the install).
+RUN_DIR: str | None = None
 
 
 @dataclass
@@ -86,7 +97,7 @@ def run_once(tool: Tool, cold: bool) -> tuple[float, int]:
         start = time.perf_counter()
         code = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *tool.command],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env=env).returncode
+                              env=env, cwd=RUN_DIR).returncode
         seconds = time.perf_counter() - start
         kib = int(peak.read().split()[-1])
     if code not in (0, 1):  # 1: mlspace finished with unreadable paths
@@ -129,7 +140,7 @@ def startup_ms(mlspace: list[str], root: Path, runs: int) -> float | None:
             subprocess.run(["strace", "--seccomp-bpf", "-f", "-ttt", "-y", "-e",
                             "trace=execve,getdents64",
                             "-o", trace.name, *mlspace, "scan", str(root)],
-                           env={**os.environ, "MLSPACE_WALKER": "native"},
+                           env={**os.environ, "MLSPACE_WALKER": "native"}, cwd=RUN_DIR,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
             text = trace.read()
         start = re.search(r"^\d+ +(\d+\.\d+) execve\(", text, re.M)
@@ -144,8 +155,8 @@ def entries_of(mlspace: list[str], root: Path) -> tuple[int, int]:
     """(entries, bytes on disk) of the tree, as mlspace counts them; checked against du."""
     code = ("import json, sys; from mlspace.scan import scan; s = scan([sys.argv[1]]); "
             "print(json.dumps([len(s), s.grand_totals().disk_usage]))")
-    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([mlspace[0], "-c", code, str(root)], capture_output=True,
+                         text=True, check=True, cwd=RUN_DIR)
     entries, disk = json.loads(out.stdout)
     return entries, disk
 
@@ -168,7 +179,32 @@ def report(tools: list[Tool], entries: int, empty_kib: dict[str, int], label: st
               f"{peak / 1024:8.0f} MB {per_entry:>8} {loads:>10}")
 
 
-def classification(root: Path, runs: int) -> None:
+def installed(venv: Path) -> list[str]:
+    """The command line of mlspace pip-installed (not editable) from this checkout into the
+    venv at ``venv``, made when missing; reinstalled without its dependencies otherwise."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", str(REPO)], check=True)
+    else:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
+                        "--force-reinstall", str(REPO)], check=True)
+    return [str(python), "-m", "mlspace"]
+
+
+def memory(root: Path, mlspace: list[str], entries: int, empty_kib: dict[str, int],
+           runs: int) -> None:
+    """Each walker's peak RSS per entry over the interpreter, best of ``runs``."""
+    for walker in ("native", "python"):
+        tool = Tool(f"mlspace scan ({walker})", [*mlspace, "scan", str(root)],
+                    {"MLSPACE_WALKER": walker})
+        peak = min(run_once(tool, cold=False)[1] for _ in range(runs))
+        print(f"{tool.name:28} peak {peak / 1024:6.1f} MB, "
+              f"{(peak - empty_kib[walker]) * 1024 / entries:.1f} B/entry over the interpreter "
+              f"(load {os.getloadavg()[0]:.1f})")
+
+
+def classification(root: Path, runs: int, python: str) -> None:
     """What classifying adds to a scan, as the CLI classifies (while the walk runs, then the
     rest of the inventory), against a plain scan, run by run in one process each."""
     code = r"""
@@ -196,7 +232,7 @@ print(json.dumps([seconds, same]))
     added, agree = [], []
     for _ in range(runs):
         (plain, _), (classified, same) = (
-            json.loads(subprocess.run([sys.executable, "-c", code, str(root), flag],
+            json.loads(subprocess.run([python, "-c", code, str(root), flag], cwd=RUN_DIR,
                                       capture_output=True, text=True, check=True).stdout)
             for flag in ("0", "1"))
         added.append(classified / plain - 1)
@@ -226,37 +262,48 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="rounds per tree and cache state")
     parser.add_argument("--classify", action="store_true",
                         help="also measure what classification adds")
+    parser.add_argument("--venv", type=Path, help="measure mlspace pip-installed (not "
+                        "editable) into the venv at VENV (made when missing)")
+    parser.add_argument("--memory", action="store_true",
+                        help="only each walker's peak memory per entry")
     args = parser.parse_args()
+    global RUN_DIR
+    mlspace = [sys.executable, "-m", "mlspace"]
+    if args.venv:
+        mlspace, RUN_DIR = installed(args.venv), tempfile.gettempdir()
     cold_states = {"warm": [False], "cold": [True], "both": [False, True]}[args.caches]
     if not Path("/usr/bin/time").exists():
         raise SystemExit("needs GNU time at /usr/bin/time for peak memory (apt-get install time)")
-    if True in cold_states and os.geteuid() != 0:
+    if True in cold_states and os.geteuid() != 0 and not args.memory:
         raise SystemExit("cold runs drop the page cache, which needs root (or --caches warm)")
     print(f"machine: {platform.node()}, {platform.machine()}, {os.cpu_count()} CPUs, "
           f"{platform.platform()}, Python {platform.python_version()}")
     print(f"load at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    empty_kib = {w: empty_folder_peak(MLSPACE, w) for w in ("native", "python")}
+    empty_kib = {w: empty_folder_peak(mlspace, w) for w in ("native", "python")}
     print(f"interpreter (mlspace scan of an empty folder): native {empty_kib['native'] / 1024:.0f}"
           f" MB, python {empty_kib['python'] / 1024:.0f} MB peak RSS")
     for files in args.files:
         root = generate(args.dir / f"tree-{files}", files)
-        entries, disk = entries_of(MLSPACE, root)
+        entries, disk = entries_of(mlspace, root)
         du_disk = int(subprocess.run(["du", "-s", "-B1", str(root)], capture_output=True,
                                      text=True, check=True).stdout.split()[0])
         print(f"\ntree {root}: {entries:,} entries; mlspace total equals du -s -B1: "
               f"{disk == du_disk}")
-        started = startup_ms(MLSPACE, root, 5)
+        if args.memory:
+            memory(root, mlspace, entries, empty_kib, args.runs)
+            continue
+        started = startup_ms(mlspace, root, 5)
         if started is not None:
             print(f"start-up: {started:.0f} ms from exec to the first getdents64 on the tree "
                   "(native walker, under strace, median of 5)")
         for cold in cold_states:
-            tools = tools_for(root, MLSPACE)
+            tools = tools_for(root, mlspace)
             random.Random(files).shuffle(tools[1:])
             rounds(tools, args.runs, cold)
             report(tools, entries, empty_kib,
                    f"{files:,} files, {'cold' if cold else 'warm'} cache, {args.runs} rounds")
         if args.classify:
-            classification(root, args.runs)
+            classification(root, args.runs, mlspace[0])
     print(f"\nload at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -62,7 +62,8 @@ def canonical(snap: Snapshot) -> dict[str, Any]:
         "errors": sorted((e.path, e.message) for e in snap.errors),
         "other_filesystems": sorted(snap.other_filesystems),
         "cancelled": snap.cancelled,
-        "widths": (str(snap.blocks.dtype), str(snap.mtime.dtype), str(snap.apparent.dtype)),
+        "widths": tuple(str(getattr(snap, name).dtype)
+                        for name in ("blocks", "mtime", "apparent", "ino", "uid")),
         "grand": snap.grand_totals(),
     }
 

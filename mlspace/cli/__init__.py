@@ -9,8 +9,23 @@ Exit codes: 0 ok, 1 finished but some paths could not be read (results still pri
 2 bad usage or a missing root (a message, never a traceback), 130 interrupted.
 """
 
-from mlspace.cli.app import run_gui
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from mlspace.cli.dispatch import main
-from mlspace.cli.parser import build_parser
 
 __all__ = ["build_parser", "main", "run_gui"]
+
+#: The names loaded when first asked for (PEP 562): the app's command line is not
+#: imported by a command's start-up.
+_WHERE = {"build_parser": "parser", "run_gui": "app"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mlspace.cli' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"mlspace.cli.{module}"), name)

@@ -15,9 +15,9 @@ from mlspace import fmt
 from mlspace.cli.cmd_archive import print_settled, report_result, require_folders, user_settings
 from mlspace.cli.exits import EXIT_OK, EXIT_UNREADABLE, EXIT_USAGE, UsageError, exit_code_for
 from mlspace.cli.output import output_stream, tell_skipped
-from mlspace.cli.parser import POLICY_NAME
 from mlspace.cli.sources import scan_and_classify
 from mlspace.cli.terminal import CopyMeter, confirm
+from mlspace.config import POLICY_NAME
 
 
 def cmd_policy(args: argparse.Namespace) -> int:

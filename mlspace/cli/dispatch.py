@@ -8,9 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from mlspace.cli.app import not_a_mistyped_command, run_gui
 from mlspace.cli.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
-from mlspace.cli.output import discard_stdout, output_stream
 from mlspace.cli.parser import COMMANDS, build_parser
 from mlspace.written import CannotWrite
 
@@ -18,16 +16,20 @@ from mlspace.written import CannotWrite
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--help-app":
+        from mlspace.cli.app import run_gui
+
         argv[0] = "--help"
         return run_gui(argv)
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        from mlspace.cli.app import not_a_mistyped_command, run_gui
+
         try:
             not_a_mistyped_command(argv)
             return run_gui(argv)
         except UsageError as err:
             print(f"mlspace: {err}", file=sys.stderr)
             return EXIT_USAGE
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args, unknown = parser.parse_known_args(paths_out_of_apply(argv))
     if unknown:  # the command's own usage, not the top-level one
         args.command_parsers[args.command].error(
@@ -41,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nmlspace: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
+        from mlspace.cli.output import discard_stdout
+
         discard_stdout()  # the reader went away: not an error worth a traceback
         return EXIT_OK
     except Exception as err:  # a bug: one line, the details kept for a report
@@ -56,6 +60,7 @@ def crash_report() -> str:
     import time
     import traceback
 
+    from mlspace.cli.output import output_stream
     from mlspace.config import state_dir
 
     folder = state_dir()

@@ -1,6 +1,7 @@
 """The command line's grammar: every ``mlspace`` command, its arguments, and the function
 that runs it. The arguments several commands share are added by one function each, so a
-flag means the same everywhere."""
+flag means the same everywhere. Only the invoked command's parser is built, and what its
+help texts name is imported by its builder: ``mlspace scan`` walks sooner."""
 
 from __future__ import annotations
 
@@ -10,8 +11,6 @@ from collections.abc import Callable
 
 from mlspace import __version__
 from mlspace.cli.apparent import add_apparent_argument
-from mlspace.config import POLICY_NAME
-from mlspace.scan import ScanOptions
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -64,6 +63,8 @@ def add_scan_options(parser: argparse.ArgumentParser) -> None:
         "--cross-filesystems", action="store_true",
         help="also enter other filesystems mounted inside the folders",
     )
+    from mlspace.scan import ScanOptions
+
     parser.add_argument(
         "--workers", type=int, default=ScanOptions().workers,
         help="scanning processes of the Python walker (default: %(default)s; 1 scans in this "
@@ -104,7 +105,9 @@ def add_table_or_json_output(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("-o", "--output", metavar="FILE", help="write to FILE")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone (what ``main`` runs: the other
+    commands' parsers cost start-up and are not used)."""
     parser = argparse.ArgumentParser(
         prog="mlspace",
         description="See where the disk went in ML workspaces, and get it back safely.",
@@ -117,7 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mlspace {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     parser.set_defaults(command_parsers=commands.choices)  # their own usage for errors
+    for name, add in _BUILDERS.items():
+        if command is None or name == command:
+            add(commands)
+    return parser
 
+
+def _add_scan_command(commands: argparse._SubParsersAction) -> None:
     scan_cmd = commands.add_parser(
         "scan", help="scan folders and print totals, a listing, or save the scan")
     add_scan_arguments(scan_cmd)
@@ -135,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also say on stderr which walker scanned (native or Python), "
                           "with how many workers, how many entries and how long it took")
     add_apparent_argument(scan_cmd)
+
+
+def _add_inventory_command(commands: argparse._SubParsersAction) -> None:
     inventory_cmd = commands.add_parser(
         "inventory", help="runs, checkpoint series (best and latest) and space per category"
     )
@@ -142,12 +154,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_or_json_output(inventory_cmd)
     add_apparent_argument(inventory_cmd)
 
+
+def _add_plan_command(commands: argparse._SubParsersAction) -> None:
     plan_cmd = commands.add_parser("plan", help="suggest safe cleanups (changes nothing)")
     add_scan_arguments(plan_cmd)
     add_advice_arguments(plan_cmd)
     add_table_or_json_output(plan_cmd)
     add_apparent_argument(plan_cmd)
 
+
+def _add_clean_command(commands: argparse._SubParsersAction) -> None:
     clean_cmd = commands.add_parser(
         "clean", help="rescan, re-plan and move the named suggestions to the trash")
     add_scan_arguments(clean_cmd)
@@ -161,8 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
                            help="then delete what moved for good, at once (the disk gets the "
                            "space back; this cannot be undone)")
 
-    _add_purge_command(commands)
 
+def _add_undo_command(commands: argparse._SubParsersAction) -> None:
     undo_cmd = commands.add_parser("undo", help="put back what a cleanup moved to the trash")
     undo_cmd.add_argument("cleanup", nargs="?", metavar="CLEANUP_ID",
                           help="which cleanup (default: the last one)")
@@ -170,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     undo_cmd.add_argument("--beside", action="store_true",
                           help="if a path exists again, restore next to it")
 
+
+def _add_report_command(commands: argparse._SubParsersAction) -> None:
     report_cmd = commands.add_parser(
         "report", help="scan, classify, plan and write a report (.html, .csv, .json, .md)")
     add_scan_arguments(report_cmd)
@@ -178,10 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
                             help="the report; its extension chooses the format")
     add_apparent_argument(report_cmd)
 
+
+def _add_history_command(commands: argparse._SubParsersAction) -> None:
     history_cmd = commands.add_parser("history", help="list the scans kept by `scan --save`")
     history_cmd.add_argument("path", nargs="?", metavar="PATH",
                              help="only the scans of this folder")
 
+
+def _add_diff_command(commands: argparse._SubParsersAction) -> None:
     diff_cmd = commands.add_parser(
         "diff", help="what changed between two scans: folders, categories and runs")
     diff_cmd.add_argument("old", metavar="OLD", help="a saved scan (file or history id), or "
@@ -192,15 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_or_json_output(diff_cmd)
     add_apparent_argument(diff_cmd)
 
+
+def _add_demo_command(commands: argparse._SubParsersAction) -> None:
     demo_cmd = commands.add_parser("demo", help="write the sample ML workspace into a folder")
     demo_cmd.add_argument("folder", metavar="DIR", help="an empty or new folder")
 
-    _add_tier_commands(commands)
-    _add_guard_command(commands)
-    return parser
-
 
 def _add_guard_command(commands: argparse._SubParsersAction) -> None:
+    from mlspace.config import POLICY_NAME
+
     guard = commands.add_parser(
         "guard", help="watch the disks of workspaces, warn before they fill, free space as "
         "their policy's [guard] section allows")
@@ -229,8 +251,8 @@ def _add_purge_command(commands: argparse._SubParsersAction) -> None:
     purge.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
 
-def _add_tier_commands(commands: argparse._SubParsersAction) -> None:
-    """archive, bring-back, policy and apply-policy: the cold tier and unattended runs."""
+def _add_archive_command(commands: argparse._SubParsersAction) -> None:
+    """archive and bring-back (below): the cold tier."""
     archive = commands.add_parser(
         "archive", help="move suggestions to the cold tier (a link is left in their place)")
     add_scan_arguments(archive)
@@ -244,10 +266,17 @@ def _add_tier_commands(commands: argparse._SubParsersAction) -> None:
                          help="what to leave at each path (default: archive_link, symlink)")
     add_run_arguments(archive)
 
+
+def _add_bring_back_command(commands: argparse._SubParsersAction) -> None:
     back = commands.add_parser(
         "bring-back", help="copy archived items back in place of their link or stub")
     back.add_argument("paths", nargs="+", metavar="PATH", help="an archived item's link or "
                       "its NAME.mlspace-archived.json stub")
+
+
+def _add_policy_command(commands: argparse._SubParsersAction) -> None:
+    """policy and apply-policy (below): unattended runs."""
+    from mlspace.config import POLICY_NAME
 
     pol = commands.add_parser("policy", help="write or check a policy for apply-policy")
     pol.add_argument("action", choices=("init", "check", "runs"),
@@ -256,6 +285,10 @@ def _add_tier_commands(commands: argparse._SubParsersAction) -> None:
     pol.add_argument("path", nargs="?", metavar="PATH", help=f"init: a workspace folder "
                      f"(writes {POLICY_NAME} in it) or a .toml file (default: the config "
                      "folder); check: the policy file")
+
+
+def _add_apply_policy_command(commands: argparse._SubParsersAction) -> None:
+    from mlspace.config import POLICY_NAME
 
     apply = commands.add_parser(
         "apply-policy", help="plan and apply what a policy allows (for timers and cron)")
@@ -266,3 +299,15 @@ def _add_tier_commands(commands: argparse._SubParsersAction) -> None:
     apply.add_argument("--install-timer", choices=("daily", "weekly"),
                        help="install a systemd user timer that runs this unattended")
     add_run_arguments(apply)
+
+
+#: Each command's parser builder, in the order ``mlspace --help`` lists them.
+_BUILDERS: dict[str, Callable[[argparse._SubParsersAction], None]] = {
+    "scan": _add_scan_command, "inventory": _add_inventory_command,
+    "plan": _add_plan_command, "clean": _add_clean_command, "purge": _add_purge_command,
+    "undo": _add_undo_command, "report": _add_report_command,
+    "history": _add_history_command, "diff": _add_diff_command, "demo": _add_demo_command,
+    "archive": _add_archive_command, "bring-back": _add_bring_back_command,
+    "policy": _add_policy_command, "apply-policy": _add_apply_policy_command,
+    "guard": _add_guard_command,
+}

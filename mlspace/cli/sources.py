@@ -9,8 +9,8 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from mlspace.cli.exits import UsageError
 from mlspace.cli.terminal import print_scan_progress
@@ -24,8 +24,7 @@ if TYPE_CHECKING:
     from mlspace.scan import Snapshot
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """What a command works on: a scan of the folders named, made now, or a saved scan."""
 
     snapshot: Snapshot

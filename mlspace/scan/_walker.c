@@ -22,9 +22,9 @@
  * Entry order across folders is the order threads finish them (rows are appended under one
  * lock, together with their children), so entries [0, n) are complete at any time.
  *
- * Widths: blocks and mtime (whole seconds) start as uint32 and are widened to int64 in place
- * the first time a value does not fit; sizes are int64; inodes uint64; links uint16
- * (capped); owners uint32.
+ * Widths: sizes, blocks, mtime (whole seconds) and inodes start as uint32, owners as uint16,
+ * and each column is widened in place (to uint32, or 64 bits) the first time a value does
+ * not fit; links are uint16 (capped).
  *
  * Hard links are counted once: at the end, among the scanned paths to one (device, inode)
  * of a non-directory, the one with the smallest (folder path, name) counts. That choice
@@ -107,6 +107,73 @@ static void buf_shrink(Buf *b) {
     }
 }
 
+/* A column kept in the narrowest width (2, 4 or 8 bytes, never below its `least`) that has
+ * held every value so far: values are appended as int64 (an inode above 2**63 reads as
+ * negative and so goes to 8 bytes, whose bits are its uint64 value) and the whole column is
+ * widened in place, last element first, the first time one does not fit. Why: most sizes,
+ * inodes and owners fit in 32 or 16 bits, and every byte per entry is a megabyte at 1M. */
+typedef struct {
+    Buf buf;
+    int width;  /* bytes per value now */
+} Col;
+
+static int width_for(int64_t v) {
+    if (v >= 0 && v <= (int64_t)UINT16_MAX)
+        return 2;
+    if (v >= 0 && v <= (int64_t)UINT32_MAX)
+        return 4;
+    return 8;
+}
+
+static int64_t col_get(const Col *c, size_t i) {
+    switch (c->width) {
+    case 2:
+        return ((const uint16_t *)c->buf.data)[i];
+    case 4:
+        return ((const uint32_t *)c->buf.data)[i];
+    default:
+        return ((const int64_t *)c->buf.data)[i];
+    }
+}
+
+static void col_set(char *data, int width, size_t i, int64_t v) {
+    switch (width) {
+    case 2:
+        ((uint16_t *)data)[i] = (uint16_t)v;
+        break;
+    case 4:
+        ((uint32_t *)data)[i] = (uint32_t)v;
+        break;
+    default:
+        ((int64_t *)data)[i] = v;
+    }
+}
+
+/* Called with out_lock held (or before the walk starts). */
+static int col_append(Col *c, const int64_t *values, size_t n) {
+    int need = c->width;
+    for (size_t i = 0; i < n && need < 8; i++) {
+        int w = width_for(values[i]);
+        if (w > need)
+            need = w;
+    }
+    size_t have = c->buf.len / (size_t)c->width;
+    if (need > c->width) {
+        if (buf_reserve(&c->buf, have * (size_t)(need - c->width)))
+            return -1;
+        for (size_t j = have; j-- > 0;)
+            col_set(c->buf.data, need, j, col_get(c, j));
+        c->width = need;
+        c->buf.len = have * (size_t)need;
+    }
+    if (buf_reserve(&c->buf, n * (size_t)c->width))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        col_set(c->buf.data, c->width, have + i, values[i]);
+    c->buf.len += n * (size_t)c->width;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ work and results */
 
 typedef struct {
@@ -157,8 +224,8 @@ typedef struct {
 
     /* results, under out_lock */
     pthread_mutex_t out_lock;
-    Buf names, kind, size, blocks, mtime, ino, nlink, uid;
-    int blocks_wide, mtime_wide;  /* 0: uint32, 1: int64 */
+    Buf names, kind, nlink;
+    Col size, blocks, mtime, ino, uid;  /* each as narrow as its values allow */
     size_t entries;
     Buf rows;                 /* int64 entry, first, count, dev per listed folder */
     Buf row_paths;            /* char* per row (owned) */
@@ -170,6 +237,24 @@ typedef struct {
     int64_t last_row;
     int failed;               /* out of memory: the scan stops, Python raises */
 } Walk;
+
+/* The narrowest widths each column starts at: blocks and mtime never below 32 bits (the
+ * snapshot keeps them as uint32 or int64), owners from 16. */
+static void col_widths(Walk *w) {
+    w->size.width = w->blocks.width = w->mtime.width = w->ino.width = 4;
+    w->uid.width = 2;
+}
+
+/* Values [from, from + count) of a column as int64 bytes (for a consumer during the walk). */
+static PyObject *col_wide_bytes(const Col *c, size_t from, size_t count) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 8));
+    if (out) {
+        int64_t *values = (int64_t *)PyBytes_AS_STRING(out);
+        for (size_t i = 0; i < count; i++)
+            values[i] = col_get(c, from + i);
+    }
+    return out;
+}
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -294,48 +379,18 @@ static int scratch_add(Scratch *s, const char *name, size_t name_len, const stru
     int64_t size = (int64_t)st->st_size;
     int64_t blocks = (int64_t)st->st_blocks;
     int64_t mtime = (int64_t)st->st_mtim.tv_sec;
-    uint64_t ino = (uint64_t)st->st_ino;
+    int64_t ino = (int64_t)st->st_ino;  /* the bits of the uint64 */
     uint16_t nlink = st->st_nlink > NLINK_CAP ? NLINK_CAP : (uint16_t)st->st_nlink;
-    uint32_t uid = (uint32_t)st->st_uid;
+    int64_t uid = (int64_t)st->st_uid;
     uint64_t dev = (uint64_t)st->st_dev;
     if (buf_append(&s->names, name, name_len) || buf_append(&s->names, "", 1)
         || buf_append(&s->name_off, &off, sizeof off) || buf_append(&s->kind, &kind, 1)
         || buf_append(&s->size, &size, 8) || buf_append(&s->blocks, &blocks, 8)
         || buf_append(&s->mtime, &mtime, 8) || buf_append(&s->ino, &ino, 8)
-        || buf_append(&s->nlink, &nlink, 2) || buf_append(&s->uid, &uid, 4)
+        || buf_append(&s->nlink, &nlink, 2) || buf_append(&s->uid, &uid, 8)
         || buf_append(&s->dev, &dev, 8))
         return -1;
     s->count++;
-    return 0;
-}
-
-/* Append n int64 values to a column stored as uint32 until one does not fit, then as int64
- * (the whole column is widened in place, last element first). Called with out_lock held. */
-static int column_append_u32_or_wide(Buf *col, int *wide, const int64_t *values, size_t n) {
-    if (!*wide) {
-        for (size_t i = 0; i < n; i++) {
-            if (values[i] < 0 || values[i] > (int64_t)UINT32_MAX) {
-                size_t have = col->len / 4;
-                if (buf_reserve(col, have * 4))  /* room for 8 bytes each */
-                    return -1;
-                uint32_t *narrow = (uint32_t *)col->data;
-                int64_t *widened = (int64_t *)col->data;
-                for (size_t j = have; j-- > 0;)
-                    widened[j] = (int64_t)narrow[j];
-                col->len = have * 8;
-                *wide = 1;
-                break;
-            }
-        }
-    }
-    if (*wide)
-        return buf_append(col, values, n * 8);
-    if (buf_reserve(col, n * 4))
-        return -1;
-    uint32_t *out = (uint32_t *)(col->data + col->len);
-    for (size_t i = 0; i < n; i++)
-        out[i] = (uint32_t)values[i];
-    col->len += n * 4;
     return 0;
 }
 
@@ -438,13 +493,12 @@ static void write_out(Walk *w, Task *t, Scratch *s, uint64_t dir_dev) {
         block_sum += (uint64_t)blocks[i];
     int ok = !buf_append(&w->names, s->names.data, s->names.len)
         && !buf_append(&w->kind, s->kind.data, n)
-        && !buf_append(&w->size, s->size.data, n * 8)
-        && !column_append_u32_or_wide(&w->blocks, &w->blocks_wide, blocks, n)
-        && !column_append_u32_or_wide(&w->mtime, &w->mtime_wide,
-                                      (const int64_t *)s->mtime.data, n)
-        && !buf_append(&w->ino, s->ino.data, n * 8)
+        && !col_append(&w->size, (const int64_t *)s->size.data, n)
+        && !col_append(&w->blocks, blocks, n)
+        && !col_append(&w->mtime, (const int64_t *)s->mtime.data, n)
+        && !col_append(&w->ino, (const int64_t *)s->ino.data, n)
         && !buf_append(&w->nlink, s->nlink.data, n * 2)
-        && !buf_append(&w->uid, s->uid.data, n * 4);
+        && !col_append(&w->uid, (const int64_t *)s->uid.data, n);
     int64_t row_values[4] = {t->entry, first, (int64_t)n, (int64_t)dir_dev};
     /* the path's ownership passes to the row last: on a failure before, the task keeps it */
     ok = ok && !buf_append(&w->rows, row_values, sizeof row_values)
@@ -741,9 +795,9 @@ static void walk_free_results(Walk *w) {
     char **other = (char **)w->other_fs.data;
     for (size_t i = 0; i < w->other_fs.len / sizeof(char *); i++)
         free(other[i]);
-    Buf *all[] = {&w->names, &w->kind, &w->size, &w->blocks, &w->mtime, &w->ino, &w->nlink,
-                  &w->uid, &w->rows, &w->row_paths, &w->row_lens, &w->links, &w->errors,
-                  &w->other_fs};
+    Buf *all[] = {&w->names, &w->kind, &w->size.buf, &w->blocks.buf, &w->mtime.buf,
+                  &w->ino.buf, &w->nlink, &w->uid.buf, &w->rows, &w->row_paths, &w->row_lens,
+                  &w->links, &w->errors, &w->other_fs};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         free(all[i]->data);
         all[i]->data = NULL;
@@ -752,6 +806,7 @@ static void walk_free_results(Walk *w) {
     for (size_t i = 0; i < w->stack_len; i++)
         task_free(w->stack[i]);
     w->stack_len = 0;
+    col_widths(w);
 }
 
 static void walk_dealloc(Walk *w) {
@@ -806,6 +861,7 @@ static PyObject *walk_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     Walk *w = (Walk *)type->tp_alloc(type, 0);
     if (!w)
         return NULL;
+    col_widths(w);
     pthread_mutex_init(&w->work_lock, NULL);
     pthread_mutex_init(&w->out_lock, NULL);
     pthread_cond_init(&w->work_cv, NULL);
@@ -831,17 +887,14 @@ static PyObject *walk_add_root(Walk *w, PyObject *args) {
         return NULL;
     }
     uint8_t k = (uint8_t)kind;
-    int64_t sz = size, bl = blocks, mt = mtime;
+    int64_t sz = size, bl = blocks, mt = mtime, in = (int64_t)ino, u = uid;
     uint16_t nl = nlink > NLINK_CAP ? NLINK_CAP : (uint16_t)nlink;
-    uint32_t u = uid;
-    uint64_t in = ino;
     int64_t entry = (int64_t)w->entries;
     if (buf_append(&w->names, path, (size_t)len) || buf_append(&w->names, "", 1)
-        || buf_append(&w->kind, &k, 1) || buf_append(&w->size, &sz, 8)
-        || column_append_u32_or_wide(&w->blocks, &w->blocks_wide, &bl, 1)
-        || column_append_u32_or_wide(&w->mtime, &w->mtime_wide, &mt, 1)
-        || buf_append(&w->ino, &in, 8) || buf_append(&w->nlink, &nl, 2)
-        || buf_append(&w->uid, &u, 4))
+        || buf_append(&w->kind, &k, 1) || col_append(&w->size, &sz, 1)
+        || col_append(&w->blocks, &bl, 1) || col_append(&w->mtime, &mt, 1)
+        || col_append(&w->ino, &in, 1) || buf_append(&w->nlink, &nl, 2)
+        || col_append(&w->uid, &u, 1))
         return PyErr_NoMemory();
     w->entries++;
     w->blocks_total += (uint64_t)blocks;
@@ -970,15 +1023,8 @@ static PyObject *walk_since(Walk *w, PyObject *args) {
     PyObject *names_b = PyBytes_FromStringAndSize(w->names.data + from_name,
                                                   (Py_ssize_t)(names - from_name));
     PyObject *kind_b = PyBytes_FromStringAndSize(w->kind.data + from_entry, (Py_ssize_t)count);
-    PyObject *size_b = PyBytes_FromStringAndSize(w->size.data + from_entry * 8,
-                                                 (Py_ssize_t)(count * 8));
-    PyObject *blocks_b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 8));
-    if (blocks_b) {
-        int64_t *out = (int64_t *)PyBytes_AS_STRING(blocks_b);
-        for (size_t i = 0; i < count; i++)
-            out[i] = w->blocks_wide ? ((int64_t *)w->blocks.data)[from_entry + i]
-                                    : (int64_t)((uint32_t *)w->blocks.data)[from_entry + i];
-    }
+    PyObject *size_b = col_wide_bytes(&w->size, from_entry, count);
+    PyObject *blocks_b = col_wide_bytes(&w->blocks, from_entry, count);
     PyObject *rows_b = PyBytes_FromStringAndSize(
         w->rows.data + from_row * 4 * sizeof(int64_t),
         (Py_ssize_t)((rows - from_row) * 4 * sizeof(int64_t)));
@@ -1019,8 +1065,8 @@ static int link_order(const void *a, const void *b) {
     uint64_t dx = (uint64_t)rows[x->row * 4 + 3], dy = (uint64_t)rows[y->row * 4 + 3];
     if (dx != dy)
         return dx < dy ? -1 : 1;
-    const uint64_t *ino = (const uint64_t *)sorting_walk->ino.data;
-    uint64_t ix = ino[x->entry], iy = ino[y->entry];
+    uint64_t ix = (uint64_t)col_get(&sorting_walk->ino, (size_t)x->entry);
+    uint64_t iy = (uint64_t)col_get(&sorting_walk->ino, (size_t)y->entry);
     if (ix != iy)
         return ix < iy ? -1 : 1;
     if (x->row != y->row) {
@@ -1062,14 +1108,11 @@ static int row_totals(Walk *w, const uint8_t *counted, Buf out[5]) {
     int64_t *files = (int64_t *)out[2].data, *dirs = (int64_t *)out[3].data;
     int64_t *newest = (int64_t *)out[4].data;
     const uint8_t *kind = (const uint8_t *)w->kind.data;
-    const int64_t *size = (const int64_t *)w->size.data;
-#define BLOCKS(i) (w->blocks_wide ? ((const int64_t *)w->blocks.data)[i] \
-                                  : (int64_t)((const uint32_t *)w->blocks.data)[i])
-#define MTIME(i) (w->mtime_wide ? ((const int64_t *)w->mtime.data)[i] \
-                                : (int64_t)((const uint32_t *)w->mtime.data)[i])
+#define BLOCKS(i) col_get(&w->blocks, (size_t)(i))
+#define MTIME(i) col_get(&w->mtime, (size_t)(i))
     for (size_t r = 0; r < n_rows; r++) {
         int64_t e = rows[r * 4], first = rows[r * 4 + 1], count = rows[r * 4 + 2];
-        int64_t d = counted[e] ? BLOCKS(e) * 512 : 0, a = counted[e] ? size[e] : 0;
+        int64_t d = counted[e] ? BLOCKS(e) * 512 : 0, a = counted[e] ? col_get(&w->size, (size_t)e) : 0;
         int64_t nf = kind[e] != KIND_DIR, nd = kind[e] == KIND_DIR, m = MTIME(e);
         for (int64_t c = first; c < first + count; c++) {
             int64_t t = MTIME(c);
@@ -1079,7 +1122,7 @@ static int row_totals(Walk *w, const uint8_t *counted, Buf out[5]) {
                 continue;
             if (counted[c]) {
                 d += BLOCKS(c) * 512;
-                a += size[c];
+                a += col_get(&w->size, (size_t)c);
             }
             nf += kind[c] != KIND_DIR;
             nd += kind[c] == KIND_DIR;
@@ -1122,10 +1165,9 @@ static PyObject *walk_finish(Walk *w, PyObject *unused) {
         sorting_walk = NULL;
         pthread_mutex_unlock(&sort_lock);
         const int64_t *rows = (const int64_t *)w->rows.data;
-        const uint64_t *ino = (const uint64_t *)w->ino.data;
         for (size_t i = 1; i < n_links; i++) {
             const Link *a = &links[i - 1], *b = &links[i];
-            if (rows[a->row * 4 + 3] == rows[b->row * 4 + 3] && ino[a->entry] == ino[b->entry])
+            if (rows[a->row * 4 + 3] == rows[b->row * 4 + 3] && col_get(&w->ino, (size_t)a->entry) == col_get(&w->ino, (size_t)b->entry))
                 counted.data[b->entry] = 0;
         }
         Py_END_ALLOW_THREADS
@@ -1185,14 +1227,22 @@ static PyObject *walk_finish(Walk *w, PyObject *unused) {
         }
         PyList_SET_ITEM(other, (Py_ssize_t)i, p);
     }
+    PyObject *widths = Py_BuildValue("{sisisisisi}", "size", w->size.width, "blocks",
+                                     w->blocks.width, "mtime", w->mtime.width, "ino",
+                                     w->ino.width, "uid", w->uid.width);
+    if (!widths) {
+        Py_DECREF(errors);
+        Py_DECREF(other);
+        goto fail;
+    }
     PyObject *out = Py_BuildValue(
-        "{sNsNsNsNsNsNsNsNsNsNsisisNsNsNsNsOsN}",
+        "{sNsNsNsNsNsNsNsNsNsNsNsNsNsNsNsOsN}",
         "names", column_from(&w->names), "kind", column_from(&w->kind),
-        "size", column_from(&w->size), "blocks", column_from(&w->blocks),
-        "mtime", column_from(&w->mtime), "ino", column_from(&w->ino),
-        "nlink", column_from(&w->nlink), "uid", column_from(&w->uid),
+        "size", column_from(&w->size.buf), "blocks", column_from(&w->blocks.buf),
+        "mtime", column_from(&w->mtime.buf), "ino", column_from(&w->ino.buf),
+        "nlink", column_from(&w->nlink), "uid", column_from(&w->uid.buf),
         "counted", column_from(&counted), "rows", column_from(&w->rows),
-        "blocks_wide", w->blocks_wide, "mtime_wide", w->mtime_wide,
+        "widths", widths,
         "paths", paths, "errors", errors, "other_filesystems", other,
         "entries", PyLong_FromSize_t(w->entries),
         "cancelled", cancelled ? Py_True : Py_False, "own_totals", own_totals);

@@ -12,19 +12,28 @@ import numpy as np
 from mlspace.scan.arrays import LARGEST_TOTAL, DirTree, exact_sum, ordered_ranges, parent_rows_of
 from mlspace.scan.listing import Listing, offsets_of
 from mlspace.scan.snapshot import ScanError, Snapshot
-from mlspace.scan.walker import KIND_DIR, DirTask, WalkChunk, describe_error
+from mlspace.scan.walker import KIND_DIR, NLINK_CAP, DirTask, WalkChunk, describe_error
 
 _COLUMNS = ("kind", "size", "blocks", "mtime", "ino", "nlink", "uid")
-#: Bytes of the name buffer searched for separators at a time, to bound transient memory.
-_NAME_WINDOW = 1 << 20
+#: The typecodes a column is kept in, narrowest first: it moves to the next the first time
+#: a value does not fit, so it is never held wide (at 1M entries each byte per entry is a
+#: megabyte). The native walker widens the same way, so both walkers give the same types.
+_LADDERS = {"kind": "B", "size": "Iq", "blocks": "Iq", "mtime": "Iq", "ino": "IQ",
+            "nlink": "H", "uid": "HI"}
+#: The largest value of each narrow typecode.
+_LIMITS = {"H": 0xFFFF, "I": 0xFFFFFFFF}
+#: Bytes of the name buffer searched for separators at a time, to bound transient memory
+#: (about 2 bytes of temporaries per byte searched: 1 MB windows cost 6 B/entry at 300k).
+_NAME_WINDOW = 1 << 18
+#: Entries summed at a time: the temporaries of a sum stay a few MB, not entry-sized.
+_SUM_WINDOW = 1 << 16
 
 
 class SnapshotBuilder:
     """Collects entries from the roots and from walk chunks (in any order), then freezes."""
 
     def __init__(self) -> None:
-        template = WalkChunk()
-        self._columns = {name: array(getattr(template, name).typecode) for name in _COLUMNS}
+        self._columns = {name: array(_LADDERS[name][0]) for name in _COLUMNS}
         self._names = bytearray()  # every name, each followed by NUL
         self._dirs = array("q")
         self._dir_paths: list[str] = []
@@ -70,14 +79,13 @@ class SnapshotBuilder:
         index = self.entries
         self._roots.append(path)
         self._root_entries.append(index)
-        cols = self._columns
-        cols["kind"].append(st.st_mode >> 12)
-        cols["size"].append(st.st_size)
-        cols["blocks"].append(getattr(st, "st_blocks", (st.st_size + 511) // 512))
-        cols["mtime"].append(st.st_mtime_ns // 1_000_000_000)
-        cols["ino"].append(st.st_ino)
-        cols["nlink"].append(st.st_nlink)
-        cols["uid"].append(st.st_uid)
+        values = {"kind": st.st_mode >> 12, "size": st.st_size,
+                  "blocks": getattr(st, "st_blocks", (st.st_size + 511) // 512),
+                  "mtime": st.st_mtime_ns // 1_000_000_000, "ino": st.st_ino,
+                  "nlink": min(st.st_nlink, NLINK_CAP), "uid": st.st_uid}
+        template = WalkChunk()
+        for name, value in values.items():
+            self._extend(name, array(getattr(template, name).typecode, [value]))
         self._names += os.fsencode(path) + b"\0"
         if not stat.S_ISDIR(st.st_mode):
             return None
@@ -87,7 +95,7 @@ class SnapshotBuilder:
         """Append a chunk; return its pending directories with references made global."""
         base = self.entries
         for name in _COLUMNS:
-            self._columns[name].extend(getattr(chunk, name))
+            self._extend(name, getattr(chunk, name))
         for block in chunk.names:
             self._names += block
             self._names += b"\0"
@@ -105,26 +113,33 @@ class SnapshotBuilder:
             for t in chunk.pending
         ]
 
+    def _extend(self, name: str, values: array) -> None:
+        """Append a chunk's column, in the column's typecode, widening the column first
+        when one of ``values`` does not fit it."""
+        column = self._columns[name]
+        if column.typecode == values.typecode:
+            column.extend(values)
+            return
+        wide = np.frombuffer(values, dtype=values.typecode)
+        ladder = _LADDERS[name]
+        code = column.typecode
+        while code != ladder[-1] and len(wide) and (int(wide.min()) < 0
+                                                    or int(wide.max()) > _LIMITS[code]):
+            code = ladder[ladder.index(code) + 1]
+        if code != column.typecode:
+            column = self._columns[name] = array(code, np.frombuffer(
+                column, dtype=column.typecode).astype(code).tobytes())
+        column.frombytes(wide.astype(code).tobytes())
+
     def freeze(self, duration: float, cancelled: bool = False) -> Snapshot:
         """Build the immutable snapshot: name offsets, hard-link dedupe, cumulative totals."""
         cols = {name: np.frombuffer(col, dtype=col.typecode) for name, col in self._columns.items()}
         return freeze_snapshot(
             roots=tuple(self._roots), root_entries=tuple(self._root_entries),
-            names=memoryview(self._names).toreadonly(), cols=narrowed(cols),
+            names=memoryview(self._names).toreadonly(), cols=cols,
             table=np.frombuffer(self._dirs, dtype=np.int64).reshape(-1, 4),
             dir_paths=tuple(self._dir_paths), errors=tuple(self._errors),
             other_filesystems=tuple(self._other_fs), duration=duration, cancelled=cancelled)
-
-
-def narrowed(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The columns as the snapshot keeps them: blocks and mtime (whole seconds) as uint32
-    where every value fits, int64 otherwise (the native walker writes them so directly)."""
-    out = dict(cols)
-    for name in ("blocks", "mtime"):
-        values = cols[name]
-        if len(values) == 0 or (int(values.min()) >= 0 and int(values.max()) <= 0xFFFFFFFF):
-            out[name] = values.astype(np.uint32)
-    return out
 
 
 def freeze_snapshot(
@@ -153,10 +168,12 @@ def freeze_snapshot(
     uncountable = _uncountable_sizes(cols, counted)
     if len(uncountable):
         own_totals = None  # the walker's sums hold the sizes that cannot be counted
+    tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
     if own_totals is None:
-        totals = _cumulative_totals(cols, counted, dir_entry, dir_first, dir_count, dir_parent)
+        totals = {key: tree.add_up(own) for key, own in
+                  _own_sums(cols, counted, dir_entry, range_rows, range_starts).items()}
+        totals["newest"] = tree.subtree_max(cols["mtime"])
     else:
-        tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
         totals = {key: tree.add_up(own_totals[key].copy())
                   for key in ("disk", "apparent", "files", "dirs")}
         totals["newest"] = tree.max_up(own_totals["newest"].astype(np.float64))
@@ -212,12 +229,13 @@ def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.n
     these entries are returned (``cols["size"]`` changes in place) so the scan says so.
     Sizes on disk are real blocks and always add up."""
     sizes = cols["size"]
-    if exact_sum(np.where(counted, sizes, 0)) <= LARGEST_TOTAL:
+    total = _counted_sum(sizes, counted)
+    if total <= LARGEST_TOTAL:
         return np.zeros(0, dtype=np.int64)
     on_disk = cols["blocks"].astype(np.int64) * 512
     order = np.argsort(sizes, kind="stable")[::-1]
     order = order[counted[order]]
-    excess = exact_sum(np.where(counted, sizes, 0)) - LARGEST_TOTAL
+    excess = total - LARGEST_TOTAL
     replaced = []
     for entry in order.tolist():
         if excess <= 0:
@@ -227,6 +245,12 @@ def _uncountable_sizes(cols: dict[str, np.ndarray], counted: np.ndarray) -> np.n
     sizes = cols["size"] = sizes.copy()
     sizes[replaced] = on_disk[replaced]
     return np.array(replaced, dtype=np.int64)
+
+
+def _counted_sum(sizes: np.ndarray, counted: np.ndarray) -> int:
+    """The exact sum of the counted ``sizes``, window by window (no entry-sized temporary)."""
+    return sum(exact_sum(np.where(counted[lo:lo + _SUM_WINDOW], sizes[lo:lo + _SUM_WINDOW], 0))
+               for lo in range(0, len(sizes), _SUM_WINDOW))
 
 
 def _with_uncountable_errors(snapshot: Snapshot, entries: np.ndarray) -> Snapshot:
@@ -295,44 +319,45 @@ def counted_links(linked: np.ndarray, rows: np.ndarray, devices: np.ndarray,
     return keep
 
 
-def _fill_own(key: str, scratch: np.ndarray, cols: dict[str, np.ndarray], counted: np.ndarray,
-              is_dir: np.ndarray) -> None:
-    """Write every entry's own contribution to the ``key`` total into ``scratch``."""
-    if key == "disk":
-        np.multiply(cols["blocks"], 512, out=scratch, dtype=np.int64)
-        scratch *= counted
-    elif key == "apparent":
-        np.copyto(scratch, cols["size"])
-        scratch *= counted
-    elif key == "dirs":
-        np.copyto(scratch, is_dir, casting="unsafe")
-    else:  # files: every entry that is not a directory
-        np.copyto(scratch, ~is_dir, casting="unsafe")
+def _own_sums(cols: dict[str, np.ndarray], counted: np.ndarray, dir_entry: np.ndarray,
+              range_rows: np.ndarray, range_starts: np.ndarray) -> dict[str, np.ndarray]:
+    """Each listed folder's own share of its subtree's disk, apparent, files and dirs: its
+    own entry, plus its children that are not listed folders (a listed folder brings its
+    own row, added up the tree). What the native walker sums in C, here window by window:
+    a running sum over the entries gives its value at every child range's start, and a
+    range's sum is the difference to the next start (the ranges tile the non-root entries
+    in order), so no temporary is longer than a window."""
+    n = len(counted)
+    listed = np.sort(dir_entry)
+    bounds = np.append(range_starts, n)
+    prefix = np.zeros((4, len(bounds)), dtype=np.int64)
+    running = np.zeros(4, dtype=np.int64)
+    done = 0  # bounds filled so far
+    for lo in range(0, n, _SUM_WINDOW):
+        hi = min(lo + _SUM_WINDOW, n)
+        values = _own_values(cols, counted, slice(lo, hi))
+        values[:, listed[np.searchsorted(listed, lo):np.searchsorted(listed, hi)] - lo] = 0
+        np.cumsum(values, axis=1, out=values)
+        end = int(np.searchsorted(bounds, hi))
+        before = bounds[done:end] - lo - 1  # the last entry before each bound, in the window
+        prefix[:, done:end] = running[:, None] + np.where(
+            before >= 0, values[:, np.maximum(before, 0)], 0)
+        running += values[:, -1]
+        done = end
+    prefix[:, done:] = running[:, None]
+    own = _own_values(cols, counted, dir_entry)
+    own[:, range_rows] += np.diff(prefix, axis=1)
+    return dict(zip(("disk", "apparent", "files", "dirs"), own, strict=True))
 
 
-def _cumulative_totals(
-    cols: dict[str, np.ndarray],
-    counted: np.ndarray,
-    dir_entry: np.ndarray,
-    dir_first: np.ndarray,
-    dir_count: np.ndarray,
-    dir_parent: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Every listed directory's subtree totals.
-
-    A listed directory counts itself, sums its other children (files, and dirs it could not
-    list or enter) over its child range, then receives its listed subdirectories' totals,
-    deepest first. One entry-sized scratch buffer is reused for every column, so a
-    million-file freeze needs 8 MB of scratch, not one temporary array per step.
-    """
-    scratch = np.empty(len(counted), dtype=np.int64)
-    is_dir = cols["kind"] == KIND_DIR
-    tree = DirTree(dir_entry, dir_first, dir_count, dir_parent)
-    totals = {}
-    for key in ("disk", "apparent", "files", "dirs"):
-        _fill_own(key, scratch, cols, counted, is_dir)
-        totals[key] = tree.subtree_sums(scratch)
-    totals["newest"] = tree.subtree_max(cols["mtime"])
-    return totals
-
-
+def _own_values(cols: dict[str, np.ndarray], counted: np.ndarray,
+                at: slice | np.ndarray) -> np.ndarray:
+    """The disk, apparent, files and dirs each of the entries ``at`` adds, as int64 rows."""
+    is_dir = cols["kind"][at] == KIND_DIR
+    values = np.empty((4, len(is_dir)), dtype=np.int64)
+    np.multiply(cols["blocks"][at], 512, out=values[0], dtype=np.int64)
+    values[1] = cols["size"][at]
+    values[:2] *= counted[at]
+    values[2] = ~is_dir
+    values[3] = is_dir
+    return values

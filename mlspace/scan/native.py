@@ -159,13 +159,17 @@ def _array(column: Any, dtype: str) -> Any:
     return np.frombuffer(column, dtype=dtype)
 
 
+#: The numpy type of a column the native walker keeps as narrow as its values allow, by
+#: its width in bytes (an inode's 8 bytes are a uint64).
+_NARROW = {2: "uint16", 4: "uint32"}
+_WIDE = {"size": "int64", "blocks": "int64", "mtime": "int64", "ino": "uint64",
+         "uid": "uint32"}
+
+
 def _columns(result: dict[str, Any]) -> dict[str, Any]:
-    wide = {"blocks": result["blocks_wide"], "mtime": result["mtime_wide"]}
-    types = {"kind": "uint8", "size": "int64", "ino": "uint64", "nlink": "uint16",
-             "uid": "uint32"}
-    cols = {name: _array(result[name], dtype) for name, dtype in types.items()}
-    for name, is_wide in wide.items():
-        cols[name] = _array(result[name], "int64" if is_wide else "uint32")
+    cols = {"kind": _array(result["kind"], "uint8"), "nlink": _array(result["nlink"], "uint16")}
+    for name, width in result["widths"].items():
+        cols[name] = _array(result[name], _NARROW.get(width, _WIDE[name]))
     return cols
 
 

@@ -22,8 +22,8 @@ import errno
 import os
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import islice
+from typing import NamedTuple
 
 #: ``st_mode >> 12`` of a directory; the kind column stores that shifted file-type value.
 KIND_DIR = 0o040000 >> 12
@@ -46,8 +46,7 @@ _CANCEL_CHECK_EVERY = 4096
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-@dataclass(frozen=True)
-class DirTask:
+class DirTask(NamedTuple):
     """A directory to list: its path, its reference (see module doc) and its root's device."""
 
     path: str
@@ -55,25 +54,27 @@ class DirTask:
     root_dev: int
 
 
-@dataclass
 class WalkChunk:
-    """What one walk recorded, in entry order. Columns are parallel, one item per entry."""
+    """What one walk recorded, in entry order. Columns are parallel, one item per entry.
+    (A plain class: made at start-up, a dataclass costs more to define than it saves.)"""
 
-    names: list[bytes] = field(default_factory=list)  # one b"\0"-joined block per listed dir
-    kind: array = field(default_factory=lambda: array("B"))  # st_mode >> 12
-    size: array = field(default_factory=lambda: array("q"))  # st_size (apparent)
-    blocks: array = field(default_factory=lambda: array("q"))  # st_blocks (512-byte units)
-    mtime: array = field(default_factory=lambda: array("q"))  # whole seconds (st_mtime's floor)
-    ino: array = field(default_factory=lambda: array("Q"))
-    nlink: array = field(default_factory=lambda: array("H"))  # capped at NLINK_CAP
-    uid: array = field(default_factory=lambda: array("I"))  # st_uid, the owner
-    # one row per listed directory, flattened: (ref, first child index, child count, st_dev)
-    dirs: array = field(default_factory=lambda: array("q"))
-    dir_paths: list[str] = field(default_factory=list)  # the path of each listed directory
-    pending: list[DirTask] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)
-    other_filesystems: list[str] = field(default_factory=list)
-    last_dir: str = ""
+    def __init__(self) -> None:
+        self.names: list[bytes] = []  # one b"\0"-joined block per listed dir
+        self.kind = array("B")  # st_mode >> 12
+        self.size = array("q")  # st_size (apparent)
+        self.blocks = array("q")  # st_blocks (512-byte units)
+        self.mtime = array("q")  # whole seconds (st_mtime's floor)
+        self.ino = array("Q")
+        self.nlink = array("H")  # capped at NLINK_CAP
+        self.uid = array("I")  # st_uid, the owner
+        # one row per listed directory, flattened: (ref, first child index, child count,
+        # st_dev)
+        self.dirs = array("q")
+        self.dir_paths: list[str] = []  # the path of each listed directory
+        self.pending: list[DirTask] = []
+        self.errors: list[tuple[str, str]] = []
+        self.other_filesystems: list[str] = []
+        self.last_dir = ""
 
     def __len__(self) -> int:
         return len(self.kind)

@@ -142,43 +142,6 @@ def test_misuse_of_the_extension_is_an_error_not_a_crash() -> None:
         walk.since(10, 0, 0)
 
 
-_START_CHILD = r"""
-import sys
-from mlspace.scan import _walker
-
-Walk = _walker.Walk
-
-
-class Watched:
-    "The native walk, noting what was loaded when its threads started."
-    def __init__(self, *args):
-        self.walk = Walk(*args)
-    def start(self):
-        print("numpy loaded at the walk's start:", "numpy" in sys.modules, file=sys.stderr)
-        return self.walk.start()
-    def __getattr__(self, name):
-        return getattr(self.walk, name)
-
-_walker.Walk = Watched
-from mlspace.cli import main
-sys.exit(main(["scan", sys.argv[1]]))
-"""
-
-
-def test_the_command_starts_walking_before_numpy_loads(tmp_path: Path) -> None:
-    """Start-up is what a command imports before its walk's first listing: numpy and the
-    snapshot's classes load while the threads walk (timing is for the benchmark; this
-    guards what decides it)."""
-    import subprocess
-    import sys
-
-    write(tmp_path / "ws" / "f", 10)
-    out = subprocess.run([sys.executable, "-c", _START_CHILD, str(tmp_path / "ws")],
-                         capture_output=True, text=True, env={**os.environ, ENV: "native"})
-    assert out.returncode == 0, out.stderr
-    assert "numpy loaded at the walk's start: False" in out.stderr
-
-
 @pytest.mark.parametrize("behind_window", [False, True])
 def test_behind_a_window_the_threads_give_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               behind_window: bool) -> None:

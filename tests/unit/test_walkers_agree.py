@@ -297,8 +297,22 @@ def test_the_seconds_column_widens_the_same_way(playground: Path) -> None:
     (root / "old").write_bytes(b"1")
     os.utime(root / "old", (0, -86_400))
     result = _scan_both(os.fsencode(root), os.fsencode(playground), 2, b"", [])
-    assert result["native"]["widths"] == ("uint32", "int64", "int64")
+    # widths of blocks, mtime, apparent, ino, uid: only the seconds needed 64 bits
+    assert result["native"]["widths"] == ("uint32", "int64", "uint32", "uint32", "uint16")
     assert result["native"]["entries"][os.fsencode(root / "old")][3] == -86_400
+    assert not differences(result["native"], result["python"])
+
+
+def test_the_sizes_column_widens_the_same_way(playground: Path) -> None:
+    """A sparse file of 5 GiB needs 64-bit apparent sizes, in both walkers alike."""
+    root = playground / "root"
+    root.mkdir()
+    with open(root / "sparse", "wb") as f:
+        f.truncate(5 << 30)
+    (root / "small").write_bytes(b"1")
+    result = _scan_both(os.fsencode(root), os.fsencode(playground), 2, b"", [])
+    assert result["native"]["widths"][2] == "int64"
+    assert result["native"]["entries"][os.fsencode(root / "sparse")][1] == 5 << 30
     assert not differences(result["native"], result["python"])
 
 
