@@ -21,12 +21,6 @@ from pathlib import Path
 
 from mlspace import trust
 from mlspace.act.fields import count, fault, number, text, text_or_none, texts
-
-# The policy-run log's home is mlspace.act.policy_runs; mlspace/cli/cmd_policy.py still
-# imports these two from here (cli/ is being changed on another branch): drop them once it
-# imports them from mlspace.act.policy_runs.
-from mlspace.act.policy_runs import read_policy_runs as read_policy_runs
-from mlspace.act.policy_runs import record_policy_run as record_policy_run
 from mlspace.config import data_dir
 from mlspace.safe_read import NOT_THERE, Unreadable
 

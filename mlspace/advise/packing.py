@@ -34,7 +34,7 @@ def packed_share(inv: Inventory, folder: int) -> float | None:
     if not len(files):
         return None
     sizes = snap.apparent[files]
-    order = files[np.argsort(-sizes, kind="stable")]
+    order = files[np.argsort(-sizes.astype(np.int64), kind="stable")]
     raw = packed = 0
     for entry in order.tolist():
         if raw >= SAMPLE_BYTES:

@@ -23,7 +23,7 @@ from mlspace.config import POLICY_NAME
 def cmd_policy(args: argparse.Namespace) -> int:
     from mlspace import trust
     from mlspace.act import policy
-    from mlspace.act.journal import read_policy_runs
+    from mlspace.act.policy_runs import read_policy_runs
     from mlspace.config import config_dir
 
     if args.action == "runs":
@@ -153,7 +153,7 @@ def _tier_for(chosen_policy: Any, settings: Any, paths: list[str]) -> Any:
 
 def _apply(args: argparse.Namespace, chosen_policy: Any) -> int:
     from mlspace.act import JournalUnavailable, policy, policy_report, run, tier
-    from mlspace.act.journal import record_policy_run
+    from mlspace.act.policy_runs import record_policy_run
     from mlspace.advise import advise
     from mlspace.advise.archive import ArchiveAges, with_archive_suggestions
 
