@@ -234,8 +234,13 @@ def _records_only(folder: Folder, contexts: np.ndarray) -> bool:
     """A folder of a run's records: every file names decided is a log, and no subfolder is
     data or a model (a project's root, with its train.log beside corpus/, is not one)."""
     decided = [c for c, g in zip(folder.categories, folder.guessed, strict=True) if not g]
-    return bool(decided) and all(c == Category.LOG for c in decided) and not any(
-        CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
+    return bool(decided) and all(c == Category.LOG for c in decided) \
+        and not _data_or_model_below(folder, contexts)
+
+
+def _data_or_model_below(folder: Folder, contexts: np.ndarray) -> bool:
+    """A subfolder holding data or a model: its parent is more than a run's records."""
+    return any(CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
 
 
 def _project_files(folder: Folder) -> bool:
@@ -248,8 +253,8 @@ def _record_files(folder: Folder, contexts: np.ndarray) -> bool:
     tables), one of them named a record, and no subfolder of data or models."""
     return any(says_record(n) for n in folder.names) and all(
         ext_of(n) in _STRUCTURED_TEXT and size <= RECORD_MAX_BYTES
-        for n, size in zip(folder.names, folder.sizes, strict=True)) and not any(
-        CONTEXTS[contexts[r]] in _DATA_OR_MODEL for r in folder.dirs)
+        for n, size in zip(folder.names, folder.sizes, strict=True)) \
+        and not _data_or_model_below(folder, contexts)
 
 
 def _numbered_models(folder: Folder) -> int:
