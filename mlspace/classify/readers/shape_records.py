@@ -84,7 +84,11 @@ def _scores_inside(folder: str, member_files: dict[str, list[str]], budget: list
     metric: str | None = None
     mode: str | None = None
     source = ""
+    unscored = 0
     for member, names in member_files.items():
+        if unscored >= 2 and not scores:
+            return None  # a tool that scores its saves scores every one: two without, none
+        unscored += 1
         for name in sorted(n for n in names if n.endswith(".json")):
             record = _json_record(os.path.join(folder, member, name), budget)
             if not isinstance(record, dict):
