@@ -33,6 +33,7 @@ from mlspace.classify.readers.records import (
     read_tf_checkpoint_state,
 )
 from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
+from mlspace.classify.record_files import member_record_names, record_names
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
@@ -68,6 +69,10 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     by_folder: dict[tuple[int, bool], list[Candidate]] = {}
     for found in checkpoints:
         by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
+    # The files worth reading as records in each checkpoint folder, looked up all at once.
+    records_in = dict(zip((c.path for c in checkpoints),
+                          member_record_names(snapshot, [c.entries[0] for c in checkpoints]),
+                          strict=True))
     all_series, artifacts = [], []
     for (row, is_dir), found in by_folder.items():
         folder = snapshot.dir_path(row)
@@ -78,7 +83,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         # Records are read from what is here: an archived checkpoint's pointer is never
         # followed to the cold tier (classify.archived).
         here = [c for c in found if not c.archived]
-        records = _Records(read_hf_facts(here),
+        inside = {c.name: records_in[c.path] for c in here}
+        records = _Records(read_hf_facts(here, inside),
                            _ranking_records(snapshot, row, folder, here, children))
         # Where no tool's reader knows the checkpoints, or the one whose folder names they
         # share found none of its records (TorchRL's checkpoint-<N>/ look like HF
@@ -87,7 +93,8 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
         hf_silent = hf is None or (hf.state is None and not hf.named_best)
         if hf_silent and records.ranked is None and all(
                 c.tool in _NO_READER or c.tool == "HF Trainer" for c in here):
-            records = records._replace(shape=_shape_records(snapshot, folder, here, children))
+            beside = sorted(set(record_names(snapshot, row)) - inside.keys())
+            records = records._replace(shape=read_shape_records(folder, inside, beside))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
         series, members = _one_series(snapshot, folder, children, series_id, members, records)
@@ -228,14 +235,6 @@ def _ranking_records(snapshot: Snapshot, row: int, folder: str, found: list[Cand
         return read_lightning_facts(folder, lightning)
     timm = [c.path for c in files if c.tool == "timm"]
     return read_timm_facts(folder, timm, children) if timm else None
-
-
-def _shape_records(snapshot: Snapshot, folder: str, found: list[Candidate],
-                   children: set[str]) -> ShapeFacts | None:
-    """Records found by their shape inside and beside checkpoints no tool's reader knows."""
-    members = {c.name: (snapshot.child_names(snapshot.row_of(c.entries[0]))
-                        if c.is_dir else []) for c in found}
-    return read_shape_records(folder, members, sorted(children - set(members)))
 
 
 def _recorded(found: Candidate, records: _Records) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,20 +43,22 @@ class HfFacts:
     kept_reason: str
 
 
-def read_hf_facts(found: list[Candidate]) -> HfFacts | None:
+def read_hf_facts(found: list[Candidate], inside: Mapping[str, list[str]]) -> HfFacts | None:
     """The records of the HF Trainer checkpoint folders among ``found``, or None when
-    there are none."""
+    there are none (``inside``: each folder's name -> the files in it worth reading, see
+    classify.record_files; the others are absent records, left unopened)."""
     hf = sorted((c for c in found if c.is_dir and c.tool == "HF Trainer" and c.step is not None),
                 key=lambda c: c.step or 0, reverse=True)
     if not hf:
         return None
-    state, named = _trainer_records(hf)
-    retention, source = _retention(hf)
+    state, named = _trainer_records(hf, inside)
+    retention, source = _retention(hf, inside)
     kept, reason = _rotation(hf, state, retention, source)
     return HfFacts(state, frozenset(named), retention, kept, reason)
 
 
-def _trainer_records(hf: list[Candidate]) -> tuple[TrainerState | None, set[str]]:
+def _trainer_records(hf: list[Candidate], inside: Mapping[str, list[str]]
+                     ) -> tuple[TrainerState | None, set[str]]:
     """The newest usable trainer_state.json, and the checkpoint names that the records
     still standing name as best (``hf``: the checkpoint folders, newest first).
 
@@ -75,7 +78,8 @@ def _trainer_records(hf: list[Candidate]) -> tuple[TrainerState | None, set[str]
     for found_ckpt in hf:
         if (found_ckpt.step or 0) < moved_on:
             break  # every older record's best has been superseded
-        state = read_trainer_state(os.path.join(found_ckpt.path, "trainer_state.json"))
+        state = read_trainer_state(os.path.join(found_ckpt.path, "trainer_state.json")) \
+            if "trainer_state.json" in inside.get(found_ckpt.name, ()) else None
         if state is None:
             continue
         newest = newest or state
@@ -97,10 +101,13 @@ def _hf_step(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _retention(hf: list[Candidate]) -> tuple[TrainerRetention | None, str]:
+def _retention(hf: list[Candidate], inside: Mapping[str, list[str]]
+               ) -> tuple[TrainerRetention | None, str]:
     """The run's retention settings from the newest readable ``training_args.bin``, and the
     checkpoint it was read from."""
     for found in hf[:MAX_ARGS_FILES]:
+        if "training_args.bin" not in inside.get(found.name, ()):
+            continue
         retention = read_training_args(os.path.join(found.path, "training_args.bin"))
         if retention is not None:
             return retention, found.name
