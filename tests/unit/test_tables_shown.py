@@ -16,6 +16,7 @@ from mlspace.tables.categories import breakdown
 from mlspace.tables.lookup import artifact_holding
 from mlspace.tables.moved import Moved
 from mlspace.tables.now import DiskNow, disk_now
+from mlspace.tables.queries import ViewQueries
 from mlspace.tables.refused import cleanup_refused, read_only_reason
 from mlspace.tables.shown import categories_shown, files_shown, filtered, picked, visible_children
 
@@ -81,3 +82,31 @@ def test_no_cleanup_starts_in_a_folder_that_is_off() -> None:
     assert read_only_reason({"/a": "one", "/b": "two"}, ["/a", "/b"]) == "one; two"
     assert read_only_reason(off, ["/a", "/b"]) == ""
     assert read_only_reason(off, []) == ""
+
+
+class _Queries(ViewQueries):
+    """The view queries over a scan and a filter, as the workspace holds them, without Qt."""
+
+    def __init__(self, inv: Inventory, now: DiskNow, spec: FilterSpec) -> None:
+        self.inventory, self.now, self.apparent, self.names_here = inv, now, False, True
+        self.filter, self._shown = filtered(now, spec), None
+
+
+def test_view_queries_answer_sizes_and_categories_under_a_filter(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    inv, now = _scan(root)
+    snap = inv.snapshot
+    run, data = snap.find(str(root / "run")), snap.find(str(root / "data"))
+    views = _Queries(inv, now, FilterSpec(categories=frozenset({Category.CHECKPOINT})))
+    checkpoint_files = [snap.find(str(root / "run/checkpoint-10" / name))
+                        for name in ("model.safetensors", "optimizer.pt")]
+    # under a category filter a folder shows what its files of that category take
+    assert views.size(run) == sum(views.totals(f).disk_usage for f in checkpoint_files)
+    assert views.size(run) < now.whole.size(inv, run, False)
+    assert not views.visible(data) and views.visible(run)
+    assert views.shown_files(run) == 2
+    assert views.dominant_category(snap.find(str(root))) is Category.CHECKPOINT
+    # what an entry *is* ignores the filter; the charts too
+    assert views.category_of(data) is Category.DATASET
+    assert {c for c, _ in views.chart_categories()} >= {Category.CHECKPOINT, Category.DATASET}
+    assert views.sizes([run, data]).tolist() == [views.size(run), 0]
