@@ -73,34 +73,43 @@ def test_a_fifo_in_the_journal_folder_hangs_nothing(
     assert tree_digest(root) == before
 
 
-@pytest.mark.parametrize("damage", [
-    pytest.param(lambda h: h.pop("created"), id="no-created"),
-    pytest.param(lambda h: h.pop("items"), id="no-items"),
-    pytest.param(lambda h: h.update(created="yesterday"), id="created-text"),
-    pytest.param(lambda h: h.update(items={"path": "/x"}), id="items-object"),
-    pytest.param(lambda h: h["items"][0].pop("disk_usage"), id="item-without-size"),
-    pytest.param(lambda h: h["items"][0].update(path=7), id="item-path-number"),
-    pytest.param(lambda h: h.update(roots="/"), id="roots-text"),
-    pytest.param(lambda h: h.update(meta=[1]), id="meta-list"),
-])
-def test_a_damaged_journal_file_is_skipped_and_the_others_stay_undoable(
-        cleaned: tuple[Path, str, dict[str, str]], tmp_path: Path, damage: object) -> None:
+#: Damages of a journal file's first line: a field missing, or one of the wrong type.
+DAMAGES = {
+    "no-created": lambda h: h.pop("created"),
+    "no-items": lambda h: h.pop("items"),
+    "created-text": lambda h: h.update(created="yesterday"),
+    "items-object": lambda h: h.update(items={"path": "/x"}),
+    "item-without-size": lambda h: h["items"][0].pop("disk_usage"),
+    "item-path-number": lambda h: h["items"][0].update(path=7),
+    "roots-text": lambda h: h.update(roots="/"),
+    "meta-list": lambda h: h.update(meta=[1]),
+}
+
+
+def test_damaged_journal_files_are_skipped_and_the_others_stay_undoable(
+        cleaned: tuple[Path, str, dict[str, str]], tmp_path: Path) -> None:
     """A first line lacking a field or with one of the wrong type crashed `undo --list`,
-    `undo` and `report`, and so turned off undo for every cleanup."""
+    `undo` and `report`, and so turned off undo for every cleanup. Every damage lies in
+    one journal folder at once, each in a file of its own, beside the real cleanup: each is
+    skipped with a message naming it (one command run for all, not one a damage)."""
     root, cleanup_id, before = cleaned
     good = (journal_dir() / f"{cleanup_id}.jsonl").read_text().splitlines()
-    header = json.loads(good[0])
-    bad_id = "20990101-000000-dddddd"
-    header["id"] = bad_id
-    damage(header)  # type: ignore[operator]
-    bad = _write_journal(f"{bad_id}.jsonl", header, *map(json.loads, good[1:]))
+    bad: dict[str, Path] = {}
+    for number, damage in enumerate(DAMAGES.values()):
+        header = json.loads(good[0])
+        bad_id = f"20990101-000000-dddd{number:02d}"
+        header["id"] = bad_id
+        damage(header)
+        bad[bad_id] = _write_journal(f"{bad_id}.jsonl", header, *map(json.loads, good[1:]))
     for command in (["undo", "--list"], ["report", str(root), "-o", str(tmp_path / "r.md")]):
         result = mlspace_cli(*command)
         assert_clean_run(result)
-        assert f"mlspace: skipped the journal file {bad}: its " in result.stderr
-    named = mlspace_cli("undo", bad_id)
-    assert_clean_run(named, 2)
-    assert f"cleanup {bad_id} cannot be used: {bad}: its " in named.stderr
+        for name, path in zip(DAMAGES, bad.values(), strict=True):
+            assert f"mlspace: skipped the journal file {path}: its " in result.stderr, name
+    for name, (bad_id, path) in zip(DAMAGES, bad.items(), strict=True):
+        named = mlspace_cli("undo", bad_id)
+        assert_clean_run(named, 2)
+        assert f"cleanup {bad_id} cannot be used: {path}: its " in named.stderr, name
     last = mlspace_cli("undo")  # the newest readable cleanup: the real one
     assert_clean_run(last)
     assert f"of {cleanup_id}" in last.stdout
