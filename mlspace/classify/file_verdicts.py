@@ -98,7 +98,7 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
     log_shaped = _log_shaped(snapshot, folder, categories, contexts)
     series_here = _numbered_models(folder) >= 2
     records_only = _records_only(folder, contexts)
-    record_files = _record_files(folder, contexts)
+    record_files = _record_files(folder, contexts, said == Category.LOG)
     # One model saved as files of this folder (not checkpoint folders below it: TF
     # Serving's models.config beside its model versions is the server's), in no project's
     # folder (beside train.py, config.json is the project's).
@@ -161,9 +161,12 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             # What describes the one model saved here is part of it: its config, metadata
             # and version (PyTorch Tabular's config.yml, AutoGluon's metadata.json).
             verdicts[at] = Category.CHECKPOINT
-        elif small and (holds_model or log_shaped) and ext in _RECORD_EXTENSIONS \
+        elif small and (holds_model or log_shaped) and (ext in _RECORD_EXTENSIONS or (
+                at == chosen and sniffed is not None and sniffed.format == "json")) \
                 and not (says_config(name) and ext not in _TABLE_EXTENSIONS):
-            verdicts[at] = Category.LOG  # a record of the run beside its checkpoints or logs
+            # A record of the run beside its checkpoints or logs, also one whose name hides
+            # that it is JSON (Metaflow's 0.task_begin).
+            verdicts[at] = Category.LOG
         elif small and series_here and tables_here and ext in _RECORD_EXTENSIONS:
             # A config beside one model is that model's; beside a series of saves and the
             # run's records it is the run's own (d3rlpy's params.json).
@@ -248,10 +251,11 @@ def _project_files(folder: Folder) -> bool:
     return any(ext_of(n) in _PROJECT_EXTENSIONS for n in folder.names)
 
 
-def _record_files(folder: Folder, contexts: np.ndarray) -> bool:
+def _record_files(folder: Folder, contexts: np.ndarray, sniffed_record: bool) -> bool:
     """A folder of a run's record files: nothing but small structured text (JSON, YAML,
-    tables), one of them named a record, and no subfolder of data or models."""
-    return any(says_record(n) for n in folder.names) and all(
+    tables), one of them named a record or read as one (``sniffed_record``: the file
+    whose head was read is a record), and no subfolder of data or models."""
+    return (sniffed_record or any(says_record(n) for n in folder.names)) and all(
         ext_of(n) in _STRUCTURED_TEXT and size <= RECORD_MAX_BYTES
         for n, size in zip(folder.names, folder.sizes, strict=True)) \
         and not _data_or_model_below(folder, contexts)

@@ -123,6 +123,13 @@ SPLIT_WORDS = frozenset({"train", "training", "val", "valid", "validation", "tes
 #: Words of a file's name that say it is a model's vocabulary: useless without the model,
 #: and the model useless without it.
 VOCAB_WORDS = frozenset({"vocab", "vocabulary", "vocabs"})
+#: Key names that identify the run a record belongs to (``run_number``, ``task_id``,
+#: ``attempt_id``): a JSON object that names its run, and when, is a record of that run.
+RUN_ID_WORDS = frozenset({"run", "task", "trial", "job", "attempt", "experiment", "flow",
+                          "pipeline", "worker"})
+#: Key names that date a record (``ts_epoch``, ``timestamp``, ``created_at``).
+WHEN_WORDS = frozenset({"ts", "time", "timestamp", "date", "datetime", "created", "updated",
+                        "started", "finished", "start", "end"})
 #: Column or key names that count a run's progress.
 PROGRESS_WORDS = frozenset({
     "epoch", "epochs", "step", "steps", "iter", "iters", "iteration", "iterations", "episode",

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from mlspace.classify.metrics import direction
 from mlspace.classify.name_meaning import (
     PROGRESS_WORDS,
+    RUN_ID_WORDS,
+    WHEN_WORDS,
     metric_like,
     says_model,
     says_record,
@@ -328,6 +330,13 @@ def _json_holds(keys: list[str]) -> Sniffed:
     lowered = {k.lower() for k in keys}
     if lowered & _MODEL_KEYS:
         return Sniffed("json", MODEL, f"JSON model ({sorted(lowered & _MODEL_KEYS)[0]})")
+    run_words = {w for k in keys for w in words_of(k)}
+    named_run = sorted(run_words & RUN_ID_WORDS)
+    if len(named_run) >= 2 and not run_words.isdisjoint(WHEN_WORDS):
+        # It names the run it belongs to and when: a pipeline's or tuner's bookkeeping
+        # (Metaflow's per-artifact metadata, a trial's result line).
+        return Sniffed("json", RECORD, f"JSON record of a {named_run[0]} "
+                       f"({', '.join(keys[:3])})")
     # Scores or a split's results make a record; counters (epoch, batch_size) only join them.
     scored = [k for k in keys if direction(k) is not None or says_record(k)
               or not {"train", "valid", "validation", "test"}.isdisjoint(words_of(k))]
