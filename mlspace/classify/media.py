@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from mlspace.classify.categories import Category
+from mlspace.classify.name_meaning import says_figure
 from mlspace.classify.rules import Context
 
 #: Fewer media files than this in a plain folder are documents or figures, not a dataset.
@@ -36,18 +37,24 @@ _FIXED = {
 
 
 def needs_sample(ctx: Context, count: int) -> bool:
-    """Whether folder_media_category must see some names (to spot augmentation tools)."""
-    return ctx not in _FIXED and count >= DATASET_MIN_FILES
+    """Whether folder_media_category must see some names (to spot augmentation tools and
+    a run's figures)."""
+    return ctx not in _FIXED and (count >= DATASET_MIN_FILES or ctx != Context.DATASET)
 
 
 def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Category:
     """What ``count`` media files of one folder are; ``sample`` holds the first few names
-    when needs_sample() says so."""
+    when needs_sample() says so. Outside a folder a rule calls a dataset, images mostly
+    named for what they show (``roc_curve.png``, ``confusion_matrix.png``) are the figures
+    a run drew of itself: its record."""
     if ctx in _FIXED:
         return _FIXED[ctx]
+    sample = sample[:SAMPLE_SIZE]
+    if ctx != Context.DATASET and sample and \
+            2 * sum(says_figure(name) for name in sample) > len(sample):
+        return Category.LOG
     if count < DATASET_MIN_FILES:
         return Category.DATASET if ctx == Context.DATASET else Category.OTHER
-    sample = sample[:SAMPLE_SIZE]
     # A majority of the sample decides; stop as soon as the rest cannot change the answer.
     needed, misses_allowed = len(sample) // 2 + 1, (len(sample) - 1) // 2
     for name in sample:

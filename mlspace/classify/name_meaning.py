@@ -173,6 +173,23 @@ def says_cache(name: str) -> bool:
     return not {"cache", "caches", "cached"}.isdisjoint(words_of(name))
 
 
+#: Words of an image's name that say it is a figure a run drew of itself (an evaluation
+#: plot, a feature-importance chart), not a sample of data.
+FIGURE_WORDS = frozenset({
+    "plot", "plots", "chart", "charts", "curve", "curves", "heatmap", "histogram", "matrix",
+    "importance", "roc", "auc", "shap", "boxplot", "confusion", "calibration", "lift",
+    "residuals", "correlation", "scatter", "leaderboard", "ldb", "dependence", "decisions",
+})
+#: A run of this many digits in a name is a sample's number: data, whatever its words.
+_SAMPLE_NUMBER = re.compile(r"\d{3}")
+
+
+def says_figure(name: str) -> bool:
+    """An image named for what it shows (``roc_curve.png``, ``features_heatmap.png``) and
+    not numbered like a sample (``chart_00012.png`` is one of a dataset of charts)."""
+    return not FIGURE_WORDS.isdisjoint(words_of(name)) and not _SAMPLE_NUMBER.search(name)
+
+
 def says_search_state(name: str) -> bool:
     return not SEARCH_STATE_WORDS.isdisjoint(words_of(name))
 

@@ -1,13 +1,15 @@
 """Sixth round of issue 27's principles, found on heldout4's pipeline framework: a JSON
 object that names the run it belongs to (a run, task or attempt id) and when is a record
 of that run, and so are the structured-text files beside it; a run's JSON record whose
-name hides its format is a record too."""
+name hides its format is a record too. From mljar-supervised's model folders: images named
+for what they show (roc_curve.png) are the figures a run drew of itself."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from layout_kit import Sparse
 from layouts import categories_by_path, inventory_of, make
 
 
@@ -53,3 +55,27 @@ def test_json_that_names_no_run_is_not_made_a_record(tmp_path: Path) -> None:
     cats = categories_by_path(inventory_of(root))
     assert all(cats[p] != "log" for p in shapes)
     assert cats["cards/card.json"] != "log"
+
+
+def test_images_named_for_what_they_show_are_the_runs_figures(tmp_path: Path) -> None:
+    figures = ["roc_curve.png", "confusion_matrix.png", "lift_curve.png",
+               "features_heatmap.png", "permutation_importance.png", "learning_curves.png",
+               "calibration_curve.png", "shap_summary.png", "precision_recall_curve.png",
+               "ks_statistic.png", "ldb_performance_boxplot.png"]
+    png = Sparse(30_000, b"\x89PNG\r\n\x1a\n")
+    root = make(tmp_path / "ws", {
+        **{f"AutoML_1/2_Linear/{f}": png for f in figures},
+        **{f"AutoML_1/1_Baseline/{f}": png for f in figures[:4]},  # a few
+        # a dataset of charts is numbered, and a folder a rule calls data stays data
+        **{f"charts/chart_{i:05d}.png": png for i in range(12)},
+        **{f"data/scicap/{f}": png for f in figures},
+        **{f"photos/img_{i:04d}.jpg": Sparse(30_000, b"\xff\xd8\xff") for i in range(12)},
+    })
+    cats = categories_by_path(inventory_of(root))
+    for f in figures:
+        assert cats[f"AutoML_1/2_Linear/{f}"] == "log", f
+        assert cats[f"data/scicap/{f}"] == "dataset", f
+    for f in figures[:4]:
+        assert cats[f"AutoML_1/1_Baseline/{f}"] == "log", f
+    assert {cats[f"charts/chart_{i:05d}.png"] for i in range(12)} == {"dataset"}
+    assert {cats[f"photos/img_{i:04d}.jpg"] for i in range(12)} == {"dataset"}
