@@ -34,6 +34,7 @@ from mlspace.classify.readers.records import (
 )
 from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.record_files import member_record_names, record_names
+from mlspace.classify.series_copies import copied_out
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
@@ -73,6 +74,7 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     records_in = dict(zip((c.path for c in checkpoints),
                           member_record_names(snapshot, [c.entries[0] for c in checkpoints]),
                           strict=True))
+    copies = copied_out(checkpoints)
     all_series, artifacts = [], []
     for (row, is_dir), found in by_folder.items():
         folder = snapshot.dir_path(row)
@@ -97,17 +99,20 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
             records = records._replace(shape=read_shape_records(folder, inside, beside))
         run_id = run_ids[row]
         members = [c.artifact(series_id, run_id, _recorded(c, records)) for c in found]
-        series, members = _one_series(snapshot, folder, children, series_id, members, records)
+        series, members = _one_series(snapshot, folder, children, series_id, members, records,
+                                      copies)
         all_series.append(series)
         artifacts.extend(members)
     return all_series, artifacts
 
 
 def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: str,
-                members: list[Artifact], records: _Records) -> tuple[Series, list[Artifact]]:
+                members: list[Artifact], records: _Records, copies: dict[str, str]
+                ) -> tuple[Series, list[Artifact]]:
     """The series of ``members``, and the members in order, marked as copies or partial
     saves where the tools' files say so. Every name the records stand by as best or last is
-    protected, and so is what the tool keeps by its own retention."""
+    protected, and so is what the tool keeps by its own retention, and what someone copied
+    out of the run (``copies``: see series_copies)."""
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
@@ -146,6 +151,12 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         if scored:
             protected |= scored
             best_reason += "; every save named with a score is kept"
+    taken = _picked_out(members, copies, protected)
+    if taken:
+        protected |= {m.id for m in taken}
+        best_reason += "; " + "; ".join(
+            f"{m.name} was copied out of the run (identical at {copies[m.path]}): kept"
+            for m in taken)
     kept_names, ranked, newest_first, kept_reason = _kept_by_tool(records, metric)
     tool_kept = [by_name[n].id for n in kept_names
                  if n in by_name and by_name[n].id not in protected]
@@ -186,6 +197,22 @@ def is_fixed_name_save(m: Artifact) -> bool:
     overwrites it in place at each save, so it is no older step to thin out."""
     return (not m.is_dir and m.step is None and m.epoch is None and not m.metrics
             and m.role is None)
+
+
+def _picked_out(members: list[Artifact], copies: dict[str, str], protected: set[str]
+                ) -> list[Artifact]:
+    """The members of a series of several that were copied out of it one by one (see
+    series_copies), not yet protected. A folder holding copies of several members is a
+    backup of the run, not a pick: the duplicates advice speaks of it, and it protects
+    nothing here."""
+    if len(members) < 2:
+        return []
+    by_folder: dict[str, list[Artifact]] = {}
+    for m in members:
+        if m.path in copies:
+            by_folder.setdefault(os.path.dirname(copies[m.path]), []).append(m)
+    return [picked[0] for picked in by_folder.values()
+            if len(picked) == 1 and picked[0].id not in protected]
 
 
 def _kept_by_tool(records: _Records, metric: str | None
