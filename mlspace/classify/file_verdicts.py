@@ -106,6 +106,10 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
         said == Category.CHECKPOINT or any(
             c == Category.CHECKPOINT and not g
             for c, g in zip(folder.categories, folder.guessed, strict=True)))
+    # Arrays beside no model and no log: a description here is theirs.
+    describes_data = not holds_model and not log_shaped and any(
+        c == Category.DATASET and ext_of(n) not in TEXT_EXTENSIONS
+        for n, c in zip(folder.names, folder.categories, strict=True))
     # The extension whose bytes, read here, are a container (``.sav`` holding a pickle).
     packed = chosen_ext if sniffed is not None and sniffed.format in _CONTAINER_FORMATS \
         else None
@@ -161,6 +165,10 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             # What describes the one model saved here is part of it: its config, metadata
             # and version (PyTorch Tabular's config.yml, AutoGluon's metadata.json).
             verdicts[at] = Category.CHECKPOINT
+        elif describes_data and text and small and says_about(name) and not says_record(name):
+            # What describes the arrays beside it is part of them (a memmapped store's
+            # meta.json of shapes and dtypes, a dump's storage_metadata.json).
+            verdicts[at] = Category.DATASET
         elif small and (holds_model or log_shaped) and (ext in _RECORD_EXTENSIONS or (
                 at == chosen and sniffed is not None and sniffed.format == "json")) \
                 and not (says_config(name) and ext not in _TABLE_EXTENSIONS):

@@ -2,7 +2,8 @@
 object that names the run it belongs to (a run, task or attempt id) and when is a record
 of that run, and so are the structured-text files beside it; a run's JSON record whose
 name hides its format is a record too. From mljar-supervised's model folders: images named
-for what they show (roc_curve.png) are the figures a run drew of itself."""
+for what they show (roc_curve.png) are the figures a run drew of itself. From TorchRL's
+replay buffer: memory-mapped arrays are data, and so is what describes them."""
 
 from __future__ import annotations
 
@@ -79,3 +80,25 @@ def test_images_named_for_what_they_show_are_the_runs_figures(tmp_path: Path) ->
         assert cats[f"AutoML_1/1_Baseline/{f}"] == "log", f
     assert {cats[f"charts/chart_{i:05d}.png"] for i in range(12)} == {"dataset"}
     assert {cats[f"photos/img_{i:04d}.jpg"] for i in range(12)} == {"dataset"}
+
+
+def test_memory_mapped_arrays_and_their_description_are_data(tmp_path: Path) -> None:
+    # TorchRL's ReplayBuffer.dumps(): one raw .memmap a key, and a meta.json of their shapes
+    keys = ("observation", "action", "reward", "done")
+    meta = json.dumps({k: {"device": "cpu", "shape": [10000, 4], "dtype": "torch.float32"}
+                       for k in keys})
+    root = make(tmp_path / "ws", {
+        **{f"replay_buffer/storage/{k}.memmap": bytes(4000) for k in keys},
+        "replay_buffer/storage/meta.json": meta,
+        "replay_buffer/storage/storage_metadata.json": '{"metadata": {}, "len": 6000}',
+        # the same store saved inside a checkpoint is the checkpoint's
+        **{f"checkpoints/checkpoint-5000/replay/{k}.memmap": bytes(4000) for k in keys},
+        "checkpoints/checkpoint-5000/replay/meta.json": meta,
+    })
+    cats = categories_by_path(inventory_of(root))
+    for k in keys:
+        assert cats[f"replay_buffer/storage/{k}.memmap"] == "dataset"
+        assert cats[f"checkpoints/checkpoint-5000/replay/{k}.memmap"] == "checkpoint"
+    assert cats["replay_buffer/storage/meta.json"] == "dataset"
+    assert cats["replay_buffer/storage/storage_metadata.json"] == "dataset"
+    assert cats["checkpoints/checkpoint-5000/replay/meta.json"] == "checkpoint"
