@@ -17,8 +17,9 @@ from mlspace.safe_read import Unreadable, read_head, read_tail
 
 #: Bytes compared at each end of two files of the same name and size.
 ENDS = 4096
-#: Most pairs confirmed a scan (each costs four small reads).
-MAX_PAIRS = 256
+#: Most files whose ends are read, a scan (two small reads each): name-and-size twins are
+#: few in a real workspace; a tree of thousands of same-named saves stops here.
+MAX_FILES = 256
 
 
 def copied_out(checkpoints: list[Candidate]) -> dict[str, str]:
@@ -29,7 +30,7 @@ def copied_out(checkpoints: list[Candidate]) -> dict[str, str]:
         if not found.is_dir and not found.archived and found.apparent_size > 0:
             by_key.setdefault((found.name, found.apparent_size), []).append(found)
     copies: dict[str, str] = {}
-    budget = MAX_PAIRS
+    budget = MAX_FILES
     for same in by_key.values():
         if len({c.parent_row for c in same}) < 2:
             continue
