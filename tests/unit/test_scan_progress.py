@@ -22,8 +22,8 @@ def wide_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for d in range(125):
         folder = root / f"class_{d:03d}"
         folder.mkdir()
-        for i in range(200):
-            (folder / f"img_{i:04d}.jpg").touch()
+        for i in range(200):  # os.open: Path.touch() costs an extra utime() a file
+            os.close(os.open(folder / f"img_{i:04d}.jpg", os.O_WRONLY | os.O_CREAT, 0o644))
     return root
 
 
