@@ -170,14 +170,24 @@ class NameColumns:
         words = self._words[np.where(readable, word_at, 0)]
         tag_word = np.uint64(int.from_bytes(tag, "little"))
         tag_mask = np.uint64((1 << (8 * len(tag))) - 1)
+        # Where the tag sits before 1 to most_digits bytes: a few whole-array tests; the
+        # digits are then looked at only there (a dataset's names rarely hold the tag).
+        tagged_at = [((words >> np.uint64(8 * (8 - digits - len(tag)))) & tag_mask) == tag_word
+                     for digits in range(1, most_digits + 1)]
+        maybe = np.flatnonzero(np.logical_or.reduce(tagged_at) & readable)
         result = np.zeros(len(entries), dtype=bool)
-        digits_so_far = np.ones(len(entries), dtype=bool)  # the last k bytes are all digits
+        if not len(maybe):
+            return result
+        few, few_stems = words[maybe], stems[maybe]
+        found = np.zeros(len(maybe), dtype=bool)
+        digits_so_far = np.ones(len(maybe), dtype=bool)  # the last k bytes are all digits
         for digits in range(1, most_digits + 1):
-            byte = (words >> np.uint64(8 * (8 - digits))) & np.uint64(0xFF)
+            byte = (few >> np.uint64(8 * (8 - digits))) & np.uint64(0xFF)
             digits_so_far &= (byte >= np.uint64(ord("0"))) & (byte <= np.uint64(ord("9")))
-            tagged = (words >> np.uint64(8 * (8 - digits - len(tag)))) & tag_mask == tag_word
-            result |= digits_so_far & tagged & (stems >= len(tag) + digits)
-        return result & readable
+            found |= digits_so_far & tagged_at[digits - 1][maybe] \
+                & (few_stems >= len(tag) + digits)
+        result[maybe] = found
+        return result
 
     def _same_bytes(self, entries: np.ndarray, wanted: NameSet, which: np.ndarray
                     ) -> np.ndarray:
