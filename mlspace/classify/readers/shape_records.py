@@ -24,12 +24,16 @@ import os
 from dataclasses import dataclass, field
 
 from mlspace.classify.metrics import direction
+from mlspace.classify.name_meaning import words_of
 from mlspace.classify.readers.records import json_number, read_json, read_text
 
 RECORD_BYTES = 1 << 20
 MAX_RECORDS = 64
 _SCORE_KEYS = ("score", "best_score", "objective", "objective_value", "metric_value",
                "best_metric", "value")
+#: Words of a JSON's name that say it holds settings, never a result.
+_SETTINGS_WORDS = frozenset({"config", "configuration", "cfg", "conf", "settings", "options",
+                             "hyperparameters", "hparams"})
 _RECORD_SUFFIXES = (".json", ".yaml", ".yml", ".csv", ".tsv")
 
 
@@ -89,7 +93,10 @@ def _scores_inside(folder: str, member_files: dict[str, list[str]], budget: list
         if unscored >= 2 and not scores:
             return None  # a tool that scores its saves scores every one: two without, none
         unscored += 1
-        for name in sorted(n for n in names if n.endswith(".json")):
+        # A config names a save's settings, not its results (a model's config.json): it
+        # is not read for a score (a manifest may hold one).
+        for name in sorted(n for n in names if n.endswith(".json")
+                           and _SETTINGS_WORDS.isdisjoint(words_of(n))):
             record = _json_record(os.path.join(folder, member, name), budget)
             if not isinstance(record, dict):
                 continue

@@ -76,3 +76,18 @@ def test_two_models_saved_at_the_same_step_are_one_save_not_older_and_newer(tmp_
     assert str(root / "models/nf_sales/MLP_0.safetensors") not in touched
     assert str(root / "models/nf_sales/NHITS_0.safetensors") not in touched
     assert str(root / "runs/model_1.safetensors") in touched
+
+
+def test_a_saves_config_is_not_read_for_a_score(tmp_path: Path) -> None:
+    """A model's config.json names its settings ("hidden_dropout_prob": 0.1, and here even
+    a key named score): it is no record of how good the save is, so it ranks nothing."""
+    spec: dict[str, object] = {}
+    for step, setting in ((100, 0.9), (200, 0.1), (300, 0.5)):
+        save = f"run/save-{step}"
+        spec[f"{save}/config.json"] = json.dumps({"score": setting, "direction": "max",
+                                                  "hidden_size": 32})
+        spec[f"{save}/weights.safetensors"] = Sparse(50_000)
+    root = make(tmp_path / "ws", spec)
+    (series,) = inventory_of(root).series
+    assert series.best is None  # nothing recorded how good each save is
+    assert series.best_reason == "no metric recorded"
