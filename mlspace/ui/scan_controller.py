@@ -41,7 +41,19 @@ def prepared(inventory: Inventory) -> tuple[Inventory, AgeTable, Plan]:
     return inventory, age_table(inventory), advise(inventory)
 
 
-class _ScanJob(QObject):
+class _Ending:
+    """A job that says, just before emitting its last signal, that it has: a scan
+    replaced the moment it emitted would otherwise keep its thread waiting for a quit
+    that signal was to bring (see ScanController._retire_running)."""
+
+    ended: threading.Event
+
+    def _end(self, signal: SignalInstance, *args: object) -> None:
+        self.ended.set()
+        signal.emit(*args)
+
+
+class _ScanJob(_Ending, QObject):
     progress = Signal(object)  # ScanProgress
     finished = Signal(object, object, object, object)  # Inventory, AgeTable, Plan, ScanSource
     failed = Signal(str)
@@ -54,6 +66,7 @@ class _ScanJob(QObject):
         self.cancel = cancel
         self.keep = keep  # saved scans the history must not replace with this one
         self.abandoned = threading.Event()  # replaced by another scan: skip what follows
+        self.ended = threading.Event()
 
     def signals(self) -> tuple[SignalInstance, ...]:
         """What ends the job: one of these is emitted last."""
@@ -71,7 +84,7 @@ class _ScanJob(QObject):
             snapshot = scan(self.paths, self.options, progress=self.progress.emit,
                             cancelled=self.cancel.is_set)
             if self.abandoned.is_set():
-                self.failed.emit("")  # nobody listens but the thread, which then ends
+                self._end(self.failed, "")  # nobody listens but the thread, which then ends
                 return
             inventory = classify(snapshot, rules)
             info = ScanInfo.here(started, options=self.options)
@@ -79,12 +92,12 @@ class _ScanJob(QObject):
                                 note=keep_in_history(inventory, info, self.keep),
                                 journal=journal)
             # Everything heavy happens here, off the GUI thread: ages and the plan too.
-            self.finished.emit(*prepared(inventory), source)
+            self._end(self.finished, *prepared(inventory), source)
         except Exception:  # report, never crash the app from a worker thread
-            self.failed.emit(traceback.format_exc(limit=3))
+            self._end(self.failed, traceback.format_exc(limit=3))
 
 
-class _OpenJob(QObject):
+class _OpenJob(_Ending, QObject):
     finished = Signal(object, object, object, object)  # as _ScanJob's
     refused = Signal(str)  # why the file cannot be opened; '' when cancelled
 
@@ -93,6 +106,7 @@ class _OpenJob(QObject):
         self.path = path
         self.cancel = cancel
         self.abandoned = threading.Event()  # replaced by another scan: it is dropped once read
+        self.ended = threading.Event()
 
     def signals(self) -> tuple[SignalInstance, ...]:
         return self.finished, self.refused
@@ -104,14 +118,14 @@ class _OpenJob(QObject):
             journal = read_journal()
             saved = open_saved(self.path)
             if self.cancel.is_set():
-                self.refused.emit("")
+                self._end(self.refused, "")
                 return
             inventory = saved.inventory(load_rules().compile())
-            self.finished.emit(*prepared(inventory), opened_source(saved, journal))
+            self._end(self.finished, *prepared(inventory), opened_source(saved, journal))
         except CannotOpen as err:
-            self.refused.emit(str(err))
+            self._end(self.refused, str(err))
         except Exception as err:  # a file the readers let through: still a message
-            self.refused.emit(f"it could not be read ({type(err).__name__}: {err})")
+            self._end(self.refused, f"it could not be read ({type(err).__name__}: {err})")
 
 
 #: Job threads that outlive their window (see ``_outliving``).
@@ -228,6 +242,9 @@ class ScanController(QObject):
             signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         self._retired.add(thread)
         thread.finished.connect(lambda: self._forget(thread))
+        if job.ended.is_set():
+            # It emitted its last signal before the quit above was connected to it.
+            thread.quit()
         self._thread, self._job = None, None
 
     def _forget(self, thread: QThread) -> None:
