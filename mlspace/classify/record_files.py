@@ -20,15 +20,7 @@ def record_names(snapshot: Snapshot, row: int) -> list[str]:
     listing order (none for a row of -1: a folder that was not listed)."""
     if row < 0:
         return []
-    first, count = int(snapshot.dir_first[row]), int(snapshot.dir_count[row])
-    if count == 0:
-        return []
-    end = first + count
-    keep = (snapshot.kind[first:end] == KIND_FILE) & (snapshot.apparent[first:end] > 0)
-    if not keep.any():
-        return []
-    names = snapshot.child_names(row)
-    return [names[i] for i in np.flatnonzero(keep)]
+    return member_record_names(snapshot, [int(snapshot.dir_entry[row])])[0]
 
 
 def member_record_names(snapshot: Snapshot, entries: list[int]) -> list[list[str]]:
