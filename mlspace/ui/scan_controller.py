@@ -251,7 +251,15 @@ class ScanController(QObject):
         self._retired.discard(thread)
         thread.deleteLater()
 
+    def _stale(self) -> bool:
+        """Was the signal being delivered sent by a job that was replaced since? Its queued
+        delivery can still arrive when it emitted just before the new scan started."""
+        sender = self.sender()
+        return sender is not None and sender is not self._job
+
     def _done(self, inventory: object, ages: object, plan: object, source: object) -> None:
+        if self._stale():
+            return
         self._stop_thread()
         # The scan lives until the next one: out of the collector's passes before the
         # window shows it (mlspace.ui.collector).
@@ -259,16 +267,22 @@ class ScanController(QObject):
         self.finished.emit(inventory, ages, plan, source)
 
     def _opened(self, inventory: object, ages: object, plan: object, source: object) -> None:
+        if self._stale():
+            return
         assert isinstance(source, ScanSource)
         self.paths = list(source.roots) if source.rescannable else []
         self.options = source.info.scan_options()
         self._done(inventory, ages, plan, source)
 
     def _refused(self, reason: str) -> None:
+        if self._stale():
+            return
         self._stop_thread()
         self.refused.emit(self._opening, reason)
 
     def _failed(self, message: str) -> None:
+        if self._stale():
+            return
         self._stop_thread()
         self.failed.emit(message)
 
