@@ -28,7 +28,7 @@ from mlspace.act.journal import history as journal_history
 from mlspace.act.journal import load as journal_load
 from mlspace.act.outcomes import Progress, RestoreOutcome
 from mlspace.act.treecopy import Cancel
-from mlspace.act.undo import undo_archived
+from mlspace.act.undoing import undo_archived
 
 
 class NotArchived(Exception):

@@ -10,7 +10,7 @@ For each item of a plan the user confirmed (or a policy the user wrote allowed),
 3. with ``free_now``, purge what went to the trash at once (:mod:`mlspace.act.purge`).
 
 The plan is journaled before the first item is touched; if that fails nothing moves, and if
-a later line cannot be written the run stops there. Undo (:mod:`mlspace.act.undo`) is the
+a later line cannot be written the run stops there. Undo (:mod:`mlspace.act.undoing`) is the
 inverse of each step the journal recorded. What the disk got back is measured around the
 run (:class:`mlspace.disks.FreeSpace`) whenever anything left it.
 """

@@ -1,54 +1,36 @@
 """Advising: from an inventory, the cleanups an experienced ML engineer would make, each a
-frozen Suggestion with its reason, risk, exact paths and the space it frees."""
+frozen Suggestion with its reason, risk, exact paths and the space it frees.
+
+The names load when first asked for (:mod:`mlspace.lazy`): a command that needs only the
+plan's types (the disk line's ``Plan``, ``SAFE``) does not import the classifier.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from mlspace.advise.checkpoint_policies import kept_checkpoints
-from mlspace.advise.model import (
-    REVIEW,
-    RISKY,
-    SAFE,
-    AdviceSettings,
-    KeptItem,
-    Plan,
-    PlanItem,
-    Suggestion,
-    plan_item,
-    suggestion_id,
-)
-from mlspace.advise.policies import POLICIES
-from mlspace.classify import Inventory
-from mlspace.paths import within
+from mlspace.lazy import module_getattr
+
+if TYPE_CHECKING:
+    from mlspace.advise.checkpoint_policies import kept_checkpoints
+    from mlspace.advise.model import (
+        REVIEW,
+        RISKY,
+        SAFE,
+        AdviceSettings,
+        KeptItem,
+        Plan,
+        PlanItem,
+        Suggestion,
+        plan_item,
+    )
+    from mlspace.advise.whole_plan import advise
+
+_WHERE = {"kept_checkpoints": "checkpoint_policies", "advise": "whole_plan",
+          **dict.fromkeys(("REVIEW", "RISKY", "SAFE", "AdviceSettings", "KeptItem", "Plan",
+                           "PlanItem", "Suggestion", "plan_item"), "model")}
 
 __all__ = ["REVIEW", "RISKY", "SAFE", "AdviceSettings", "KeptItem", "Plan", "PlanItem",
            "Suggestion", "advise", "kept_checkpoints", "plan_item"]
 
-
-def advise(inv: Inventory, settings: AdviceSettings | None = None,
-           duplicate_groups: list[list[int]] | None = None) -> Plan:
-    """Every policy's suggestions, largest first. A path already named by an earlier policy
-    (or inside a folder it names) is left out of later ones, so no two suggestions overlap.
-    ``duplicate_groups`` (from duplicates.find_duplicates, which reads file contents) adds
-    suggestions to remove exact copies."""
-    from mlspace.advise.duplicates import duplicate_suggestions
-
-    settings = settings or AdviceSettings()
-    taken: set[str] = set()
-    suggestions = []
-    found = [policy(inv, settings) for policy in POLICIES]
-    if duplicate_groups:
-        found.append(duplicate_suggestions(inv, duplicate_groups))
-    for batch in found:
-        for suggestion in batch:
-            items = tuple(i for i in suggestion.items if not within(i.path, taken))
-            if not items:
-                continue
-            if len(items) != len(suggestion.items):
-                suggestion = replace(suggestion, items=items, id=suggestion_id(
-                    suggestion.policy, tuple(i.path for i in items)))
-            taken.update(suggestion.paths)
-            suggestions.append(suggestion)
-    suggestions.sort(key=lambda s: -s.bytes)
-    return Plan(tuple(inv.snapshot.roots), tuple(suggestions))
+__getattr__ = module_getattr(__name__, _WHERE, globals())

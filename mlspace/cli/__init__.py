@@ -12,10 +12,8 @@ Exit codes: 0 ok, 1 finished but some paths could not be read (results still pri
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from mlspace.cli.dispatch import main
+from mlspace.lazy import module_getattr
 
 __all__ = ["build_parser", "main", "run_gui"]
 
@@ -24,8 +22,4 @@ __all__ = ["build_parser", "main", "run_gui"]
 _WHERE = {"build_parser": "parser", "run_gui": "app"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mlspace.cli' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"mlspace.cli.{module}"), name)
+__getattr__ = module_getattr(__name__, _WHERE, globals())

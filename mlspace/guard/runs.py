@@ -18,10 +18,12 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from mlspace.classify import Inventory, classify
 from mlspace.guard.cadence import KEEP, Sighting
-from mlspace.scan import ScanOptions, scan
+
+if TYPE_CHECKING:  # the guard's state file reads Watched without the classifier
+    from mlspace.classify import Inventory
 
 _DIGITS = re.compile(r"\d+")
 
@@ -72,6 +74,9 @@ def series_of(inv: Inventory) -> dict[str, dict[str, list[Sighting]]]:
 
 def light_scan(folder: str) -> Inventory:
     """One folder scanned and classified in this process (the guard's only walks)."""
+    from mlspace.classify import classify
+    from mlspace.scan import ScanOptions, scan
+
     return classify(scan([folder], ScanOptions(workers=1, threads=2)))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from mlspace import fmt
 from mlspace.act import purge
-from mlspace.advise import SAFE, Plan
+from mlspace.advise.model import SAFE, Plan
 from mlspace.disks import FileSystem, filesystem_of, trash_places
 from mlspace.guard.state import load as guard_state
 from mlspace.guard.view import GuardView, view_of

@@ -7,8 +7,9 @@ walk), which is most of the command's start-up.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mlspace.lazy import module_getattr
 
 if TYPE_CHECKING:
     from mlspace.scan.listing import Listing
@@ -33,10 +34,4 @@ __all__ = ["Listing", "ListingCallback", "ScanError", "ScanOptions", "ScanProgre
            "Snapshot", "Totals", "kind_name", "normalize_roots", "scan"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mlspace.scan' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"mlspace.scan.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = module_getattr(__name__, _WHERE, globals())

@@ -43,7 +43,7 @@ QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6")
 RANKS = {
     "mlspace": 0, "safe_read": 0, "trust": 0, "config": 0, "fmt": 0, "paths": 0,
     "disks": 0, "assets": 0, "desktop": 0, "demo": 0, "discover": 0, "treemap": 0,
-    "written": 0,
+    "written": 0, "lazy": 0,
     "scan": 1, "owners": 1,
     "classify": 2, "ages": 2, "filtering": 2,
     "index": 3,
