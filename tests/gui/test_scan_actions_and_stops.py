@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from mlspace.act.journal import journal_dir
 from mlspace.demo import generate
+from mlspace.scan import ScanOptions
 from mlspace.ui.main_window import MainWindow
 
 
@@ -99,13 +101,33 @@ def test_a_folder_opened_mid_scan_replaces_that_scan(qtbot: QtBot, tmp_path: Pat
 def test_closing_mid_scan_ends_the_scan_thread(qtbot: QtBot, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Closing the window while a scan runs: its thread has ended when close returns (a
-    running QThread destroyed would abort the app)."""
+    running QThread destroyed would abort the app).
+
+    The real scan is held at its first progress report until it is cancelled, so the scan is
+    still running when the window closes however fast the walker is (the native walker once
+    finished 3000 files before the test could look, and the test failed in CI)."""
+    import time
+
     from mlspace.scan import scanner as scanner_module
+    from mlspace.ui import scan_controller
     from tests.trees import write
 
+    real_scan = scan_controller.scan
+
+    def held_scan(paths: list[str], options: ScanOptions, *,
+                  progress: Callable[[object], None],
+                  cancelled: Callable[[], bool]) -> object:
+        def report_then_hold(update: object) -> None:
+            progress(update)
+            deadline = time.monotonic() + 60
+            while not cancelled() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return real_scan(paths, options, progress=report_then_hold, cancelled=cancelled)
+
+    monkeypatch.setattr(scan_controller, "scan", held_scan)
     monkeypatch.setattr(scanner_module, "IN_PROCESS_BUDGET", 50)
     monkeypatch.setattr(scanner_module, "WORKER_BUDGET", 50)
-    for i in range(3000):
+    for i in range(300):
         write(tmp_path / "big" / f"d{i % 60}" / f"{i}.bin", 10)
     win = MainWindow()
     qtbot.addWidget(win)
