@@ -30,6 +30,7 @@ from mlspace.classify.media import (
 from mlspace.classify.name_rules import file_codes
 from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
 from mlspace.classify.readers.headers import is_core_dump, is_tracker_db
+from mlspace.classify.refuted import refute_folders
 from mlspace.classify.rules import (
     CONTEXTS,
     CORE_DUMP,
@@ -131,7 +132,10 @@ class EntryClassifier:
         contexts = np.frombuffer(bytes(self.contexts), dtype=np.uint8).copy()
         rules = np.array(self.rules, dtype=np.int16)
         categories = np.frombuffer(self.codes, dtype=np.uint8).copy()
+        judged_again = refute_folders(snapshot, categories, contexts, rules, self.compiled)
         guessed = (categories & WEAK) != 0
+        if judged_again:
+            self.guessing_rows.append(np.asarray(judged_again, dtype=np.int64))
         categories &= np.uint8(~WEAK & 0xFF)
         for code, (is_it, category) in _BY_HEADER.items():
             for entry in np.flatnonzero(categories == code).tolist():

@@ -90,12 +90,12 @@ def apply_evidence(snapshot: Snapshot, categories: np.ndarray, guessed: np.ndarr
     ``rows_with_guesses``, and the folder shapes that make numbered saves: ``categories``,
     ``contexts`` and ``dir_rules`` change in place."""
     report = EvidenceReport()
-    # A folder a tool's rule recognised is decided by its names: the tool's own files
-    # there are what the rule says (Ray's pickled params are its trial's record, and are
-    # never opened).
-    tools = np.array([rule.tool is not None for rule in compiled.dir_rules] + [False])
+    # A folder a tool's rule recognised holds the tool's own files, which its rules name
+    # (Ray's pickled params are its trial's record, and are never opened); what else is
+    # there is only guessed at, like anywhere (a script's model_epoch1.npz in a folder
+    # that Lightning's metrics.csv marks as a run).
     rows = [r for r in np.unique(rows_with_guesses).tolist()
-            if r >= 0 and CONTEXTS[contexts[r]] in _EVIDENCE_CONTEXTS and not tools[dir_rules[r]]]
+            if r >= 0 and CONTEXTS[contexts[r]] in _EVIDENCE_CONTEXTS]
     _numbered_saves(snapshot, categories, contexts, dir_rules, compiled, rows)
     for row in rows:
         if CONTEXTS[contexts[row]] not in _EVIDENCE_CONTEXTS:

@@ -38,7 +38,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 _DIR_KEYS = {"id", "names", "regex", "markers", "parents", "within", "context", "tool",
-             "artifact", "disabled"}
+             "artifact", "refuted_by", "disabled"}
 _FILE_KEYS = {"id", "names", "suffixes", "prefixes", "regex", "over_suffixes", "within",
               "category", "disabled", "weak"}
 #: The file codes beyond the categories a rule's ``category`` may name.
@@ -173,6 +173,9 @@ def _parse_rule(
         artifact = raw.get("artifact")
         if artifact is not None and artifact not in ARTIFACT_KINDS:
             raise fail(f"artifact must be one of {sorted(ARTIFACT_KINDS)}")
+        for suffix in strings("refuted_by"):
+            if not suffix.startswith("."):
+                raise fail(f"suffix {suffix!r} must start with a dot")
         return DirRule(
             id=rule_id,
             context=CONTEXT_BY_KEY[raw["context"]],
@@ -183,6 +186,7 @@ def _parse_rule(
             within=contexts(DEFAULT_DIR_WITHIN),
             tool=raw.get("tool"),
             artifact=artifact,
+            refuted_by=frozenset(s.lower() for s in strings("refuted_by")),
         )
     if not (raw.get("names") or raw.get("suffixes") or raw.get("prefixes") or regex):
         raise fail("needs names, suffixes, prefixes or regex")

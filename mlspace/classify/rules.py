@@ -110,6 +110,9 @@ class DirRule:
     within: frozenset[Context] = DEFAULT_DIR_WITHIN
     tool: str | None = None
     artifact: str | None = None
+    #: Suffixes of files such a folder never holds: one below it refutes the rule
+    #: (mlspace.classify.refuted).
+    refuted_by: frozenset[str] = frozenset()
 
 
 #: What a folder turned out to be from its files' contents and its shape, where no rule

@@ -22,6 +22,7 @@ absent, and the next older record is used instead.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any, NamedTuple
 
 from mlspace.classify.artifacts import Candidate, symlink_target_name
@@ -151,6 +152,12 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         if scored:
             protected |= scored
             best_reason += "; every save named with a score is kept"
+    if shape is not None and shape.scores and shape.mode is None:
+        # A record scores the saves but says not which way is better: all it scores stay,
+        # a file named best beside them or not (the tool's best may be another).
+        protected |= {by_name[n].id for n in shape.scores if n in by_name}
+        best_reason += f"; {shape.source} scores saves by {shape.metric} without saying " \
+            "which way is better: every save it scores is kept"
     taken = _picked_out(members, copies, protected)
     if taken:
         protected |= {m.id for m in taken}
@@ -296,7 +303,10 @@ def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
         return members
     by_inode: dict[tuple[int, int], Artifact] = {}
     by_name = {m.name: m for m in members}
-    numbered_by_size = {m.apparent_size: m for m in members if m.role is None and not m.is_dir}
+    # A size says which numbered save a best/last file copies only where no other has it.
+    sizes = Counter(m.apparent_size for m in members if m.role is None and not m.is_dir)
+    numbered_by_size = {m.apparent_size: m for m in members
+                        if m.role is None and not m.is_dir and sizes[m.apparent_size] == 1}
     out = []
     for m in sorted(members, key=lambda a: (a.role is not None, a.name)):
         copy_of, kind = None, None

@@ -21,10 +21,11 @@ import csv
 import io
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mlspace.classify.metrics import direction
 from mlspace.classify.name_meaning import words_of
+from mlspace.classify.readers.listed_scores import json_list_scores
 from mlspace.classify.readers.records import json_number, read_json, read_text
 
 RECORD_BYTES = 1 << 20
@@ -57,17 +58,22 @@ def read_shape_records(folder: str, member_files: dict[str, list[str]],
     """``member_files``: each checkpoint folder's name -> the names inside it (empty for a
     checkpoint file); ``beside``: the other names in the series' folder."""
     budget = [MAX_RECORDS]
-    scored = _scores_inside(folder, member_files, budget) or \
-        table_scores(folder, set(member_files), beside)
+    inside = _scores_inside(folder, member_files, budget)
+    scored = inside or table_scores(folder, set(member_files), beside) or \
+        json_list_scores(folder, set(member_files), beside,
+                         lambda path: _json_record(path, budget))
     named = _named_beside(folder, set(member_files), beside, budget)
     if scored is None and named is None:
         return None
     facts = named or ShapeFacts(source=folder)
     if scored is not None and facts.best is None:
         scores, metric, mode, source = scored
+        where = f"{'each ' if inside else ''}{source}"
+        if mode is None:  # scored, but nothing says which way is better: no best
+            return replace(facts, source=where, metric=metric or "score", scores=scores)
         pick = max if mode == "max" else min
         best = pick(scores, key=scores.__getitem__)
-        facts = ShapeFacts(source, best, f"{metric or 'score'} in each {source} ({mode})",
+        facts = ShapeFacts(source, best, f"{metric or 'score'} in {where} ({mode})",
                            metric or "score", mode, scores[best], facts.latest,
                            facts.latest_reason, scores)
     return facts

@@ -1,0 +1,138 @@
+"""Seventh round of issue 27's principles, from heldout5, where a permissive plan offered
+what the tools themselves recorded as best or latest:
+
+- a JSON beside a series that lists its checkpoints with a score each (Catalyst's
+  ``runner.storage.json``) ranks them in the direction the record states, and the best it
+  ranks is kept even where a file is also named best;
+- a folder whose name guessed profiler output but that holds a sampler's netCDF traces
+  (PyMC's ``traces/pooled.nc``) is no debug folder to remove whole;
+- a folder a tool's marker made a run (Lightning's ``metrics.csv``) still has its other
+  files judged by what they are: a script's ``model_epoch1.npz`` there is a checkpoint, and
+  the folder is no log folder to pack away.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from layout_kit import Sparse
+from layouts import categories_by_path, inventory_of, make
+from layouts_corpus import permissive_plan
+
+from mlspace.classify.readers.listed_scores import json_list_scores
+from mlspace.classify.readers.records import read_json
+
+
+def _touched(inv) -> set[str]:  # noqa: ANN001 - an Inventory
+    return {item.path for s in permissive_plan(inv).suggestions for item in s.items}
+
+
+def _storage(folder: str, scores: dict[str, float], **stated: object) -> str:
+    """Catalyst 22.04's <name>.storage.json, as its CheckpointCallback writes it."""
+    return json.dumps({"logdir": folder, "topk": len(scores), "loader_key": "valid",
+                       **stated,
+                       "storage": [{"logpath": f"{folder}/{name}", "metric": value}
+                                   for name, value in scores.items()]}, indent=2)
+
+
+def _catalyst_run(tmp_path: Path, record: str) -> Path:
+    folder = "logs/mlp_runner/checkpoints"
+    spec: dict[str, object] = {f"{folder}/runner.{n:04d}.pth": Sparse(9_000) for n in (3, 4, 7)}
+    spec[f"{folder}/runner.best.pth"] = Sparse(9_000)
+    spec[f"{folder}/runner.last.pth"] = Sparse(9_000)
+    spec[f"{folder}/runner.storage.json"] = record
+    spec["logs/mlp_runner/csv_logger/valid.csv"] = "step,accuracy01\n1,0.9\n"
+    return make(tmp_path / "ws", spec)
+
+
+def test_a_listed_score_ranks_by_the_direction_the_record_states(tmp_path: Path) -> None:
+    scores = {"runner.0004.pth": 0.955, "runner.0007.pth": 0.95, "runner.0003.pth": 0.945}
+    record = _storage("logs/mlp_runner/checkpoints", scores, metric_key="accuracy01",
+                      minimize=False)
+    root = _catalyst_run(tmp_path, record)
+    inv = inventory_of(root)
+    (series,) = [s for s in inv.series if s.path.endswith("mlp_runner/checkpoints")]
+    assert inv.artifact_by_id[series.best].name == "runner.0004.pth"
+    assert "runner.storage.json" in series.best_reason
+    folder = root / "logs/mlp_runner/checkpoints"
+    touched = _touched(inv)
+    for kept in ("runner.0004.pth", "runner.best.pth", "runner.last.pth"):
+        assert str(folder / kept) not in touched
+    assert str(folder / "runner.0003.pth") in touched  # neither best nor latest: offered
+
+
+def test_a_stated_flag_wins_over_the_metrics_own_name(tmp_path: Path) -> None:
+    # "minimize": true for an accuracy is odd, but it is the tool's word: lowest is best
+    scores = {"a.pt": 0.1, "b.pt": 0.9}
+    (tmp_path / "r.json").write_text(_storage("x", scores, metric_key="accuracy",
+                                              minimize=True))
+    found = json_list_scores(str(tmp_path), set(scores), ["r.json"], read_json)
+    assert found == (scores, "accuracy", "min", "r.json")
+    (tmp_path / "r.json").write_text(_storage("x", scores, metric_key="val_loss"))
+    assert json_list_scores(str(tmp_path), set(scores), ["r.json"], read_json) == (
+        scores, "val_loss", "min", "r.json")
+
+
+def test_listed_numbers_that_only_place_a_file_score_nothing(tmp_path: Path) -> None:
+    listing = [{"path": "x/a.pt", "step": 100, "size": 9000, "mtime": 1.0},
+               {"path": "x/b.pt", "step": 200, "size": 9000, "mtime": 2.0}]
+    (tmp_path / "manifest.json").write_text(json.dumps({"files": listing}))
+    assert json_list_scores(str(tmp_path), {"a.pt", "b.pt"}, ["manifest.json"],
+                            read_json) is None
+
+
+def test_scores_of_no_stated_direction_keep_every_checkpoint_they_score(tmp_path: Path
+                                                                         ) -> None:
+    scores = {"runner.0004.pth": 0.5, "runner.0007.pth": 0.4, "runner.0003.pth": 0.3}
+    record = _storage("logs/mlp_runner/checkpoints", scores, metric_key="my_metric")
+    root = _catalyst_run(tmp_path, record)
+    inv = inventory_of(root)
+    touched = _touched(inv)
+    folder = root / "logs/mlp_runner/checkpoints"
+    assert all(str(folder / name) not in touched for name in scores)
+
+
+def _hdf5(size: int) -> Sparse:
+    """A netCDF-4 file: HDF5's signature at offset 0."""
+    return Sparse(size, b"\x89HDF\r\n\x1a\n" + b"\x00" * 56)
+
+
+def test_a_traces_folder_of_posterior_draws_is_no_profiler_folder(tmp_path: Path) -> None:
+    root = make(tmp_path / "ws", {
+        "data/radon.csv": "county,log_radon\n" + "A,1.1\n" * 50,
+        "fit.py": "import pymc\n",
+        "traces/pooled.nc": _hdf5(600_000),
+        "traces/hierarchical.nc": _hdf5(2_400_000),
+        "results/pooled_summary.csv": "mean,sd\n1,2\n",
+        # a real profiler folder beside it stays one
+        "profiles/step_12.pt.trace.json": json.dumps({"traceEvents": []}) + " " * 4000,
+    })
+    inv = inventory_of(root)
+    cats = categories_by_path(inv)
+    assert cats["traces/pooled.nc"] != "debug"
+    assert cats["profiles/step_12.pt.trace.json"] == "debug"
+    touched = _touched(inv)
+    assert not any(p == str(root / "traces") or p.startswith(str(root / "traces") + "/")
+                   for p in touched)
+    assert str(root / "profiles") in touched or str(
+        root / "profiles/step_12.pt.trace.json") in touched
+
+
+def test_a_scripts_saves_in_a_folder_a_tool_marked_as_a_run_are_checkpoints(
+        tmp_path: Path) -> None:
+    spec: dict[str, object] = {
+        "runs/h64/metrics.csv": "epoch,loss\n" + "".join(f"{i},0.{i}\n" for i in range(5)),
+        "runs/h64/model_best.npz": Sparse(19_600, b"PK\x03\x04" + b"\x00" * 60),
+    }
+    for epoch in range(1, 6):
+        spec[f"runs/h64/model_epoch{epoch}.npz"] = Sparse(19_500, b"PK\x03\x04" + b"\x00" * 60)
+    root = make(tmp_path / "ws", spec)
+    inv = inventory_of(root)
+    cats = categories_by_path(inv)
+    assert cats["runs/h64/model_best.npz"] == "checkpoint"
+    assert cats["runs/h64/model_epoch3.npz"] == "checkpoint"
+    assert cats["runs/h64/metrics.csv"] == "log"
+    touched = _touched(inv)
+    assert str(root / "runs/h64") not in touched  # no log folder to pack away
+    assert str(root / "runs/h64/model_best.npz") not in touched
