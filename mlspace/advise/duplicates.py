@@ -17,6 +17,7 @@ import numpy as np
 from mlspace import fmt
 from mlspace.advise.model import REVIEW, PlanItem, Suggestion, kept_item, suggestion_id
 from mlspace.classify import Category, Inventory
+from mlspace.classify.rules import CONTEXTS, Context
 from mlspace.paths import natural_key
 from mlspace.safe_read import Unreadable, iter_blocks, open_regular
 from mlspace.scan.walker import KIND_FILE
@@ -80,6 +81,10 @@ def _split(entries: list[int], path_of: Callable[[int], str],
     return list(buckets.values())
 
 
+#: Folders whose files are saves or parts of one.
+_SAVE_CONTEXTS = frozenset({Context.CHECKPOINTS, Context.CHECKPOINT_UNIT})
+
+
 def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Suggestion]:
     snap = inv.snapshot
     # Every file of a protected checkpoint made of several (a fixed-name set, a sharded
@@ -87,6 +92,7 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
     protected_paths = {inv.snapshot.path(e) for a in _kept_for_copies(inv)
                        for e in inv.artifact_by_id[a].entries}
     protected_paths |= {inv.artifact_by_id[a].path for a in _kept_for_copies(inv)}
+    owners = inv.artifact_of_entries() if groups else None
     out = []
     for group in groups:
         paths = {e: snap.path(e) for e in group}
@@ -96,7 +102,8 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
         latest_first = sorted(group, key=lambda e: natural_key(paths[e]), reverse=True)
         keep = min(latest_first, key=lambda e: (*_keep_rank(paths[e], protected_paths),
                                                 -float(snap.mtime[e])))
-        drop = [e for e in group if e != keep and not _is_protected(paths[e], protected_paths)]
+        drop = [e for e in group if e != keep and not _is_protected(paths[e], protected_paths)
+                and not _unplaced_checkpoint(inv, e, owners, snap.name(keep))]
         if not drop:
             continue
         items = [PlanItem(paths[e], False, snap.disk_usage(e), int(snap.apparent[e]),
@@ -116,6 +123,26 @@ def _kept_for_copies(inv: Inventory) -> set[str]:
     copies) stays, even when an identical copy exists elsewhere: duplicates never override
     the protection the rest of mlspace gives."""
     return {a for s in inv.series for a in s.protected}
+
+
+def _unplaced_checkpoint(inv: Inventory, entry: int, owners: np.ndarray | None,
+                         kept_name: str) -> bool:
+    """Part of no save of a series, and not to be offered as a copy of ``kept_name``: a
+    checkpoint under another name than the copy that stays (a tool's ``news.vw.2`` beside
+    its final ``news.vw``: which one the tool loads goes by the name, and nothing here says
+    which is the run's latest), or any other file of a folder of saves (the source a
+    packaged model keeps in its tag folder: taking one file out breaks the save). A
+    checkpoint of the same name in another folder (an older version folder of it) is a
+    copy like any other."""
+    if owners is None:
+        return False
+    owner = int(owners[entry])
+    if owner >= 0 and inv.artifacts[owner].series:
+        return False  # a save of a series: its series says what is protected
+    if inv.category(entry) == Category.CHECKPOINT:
+        return inv.snapshot.name(entry) != kept_name
+    row = inv.snapshot.parent_row(entry)
+    return row >= 0 and CONTEXTS[inv.contexts[row]] in _SAVE_CONTEXTS
 
 
 def _is_protected(path: str, protected: set[str]) -> bool:

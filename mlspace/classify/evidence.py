@@ -90,10 +90,11 @@ def apply_evidence(snapshot: Snapshot, categories: np.ndarray, guessed: np.ndarr
     ``rows_with_guesses``, and the folder shapes that make numbered saves: ``categories``,
     ``contexts`` and ``dir_rules`` change in place."""
     report = EvidenceReport()
-    # A folder a tool's rule recognised holds the tool's own files, which its rules name
-    # (Ray's pickled params are its trial's record, and are never opened); what else is
-    # there is only guessed at, like anywhere (a script's model_epoch1.npz in a folder
-    # that Lightning's metrics.csv marks as a run).
+    # A folder a tool's rule recognised is decided by names alone: the tool's own files
+    # there are what its rules say (Ray's pickled params are its trial's record, and are
+    # never opened), and what else is there is judged by its name and neighbours (a
+    # script's model_epoch1.npz in a folder that Lightning's metrics.csv marks as a run).
+    tools = np.array([rule.tool is not None for rule in compiled.dir_rules] + [False])
     rows = [r for r in np.unique(rows_with_guesses).tolist()
             if r >= 0 and CONTEXTS[contexts[r]] in _EVIDENCE_CONTEXTS]
     _numbered_saves(snapshot, categories, contexts, dir_rules, compiled, rows)
@@ -103,7 +104,8 @@ def apply_evidence(snapshot: Snapshot, categories: np.ndarray, guessed: np.ndarr
         folder = _folder(snapshot, categories, guessed, contexts, row)
         if not any(folder.guessed):
             continue
-        _settle(snapshot, folder, categories, contexts, dir_rules, compiled, report)
+        _settle(snapshot, folder, categories, contexts, dir_rules, compiled, report,
+                may_read=not tools[dir_rules[row]])
     return report
 
 
@@ -176,14 +178,15 @@ def _base(path: str) -> str:
 
 # ------------------------------------------------------------------------ one folder
 def _settle(snapshot: Snapshot, folder: Folder, categories: np.ndarray, contexts: np.ndarray,
-            dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport) -> None:
+            dir_rules: np.ndarray, compiled: CompiledRules, report: EvidenceReport,
+            may_read: bool = True) -> None:
     sharded = shards(n for n, g in zip(folder.names, folder.guessed, strict=True) if g)
     if sharded and says_cache(_base(snapshot.dir_path(folder.row))):
         # Shards in a folder named a cache (wds-cache/) are a loader's copy of them.
         make_unit(snapshot, folder.row, categories, contexts, dir_rules,
                    compiled.evidence["evidence-shard-cache"], Context.CACHE)
         return
-    index = _index_of(folder) if sharded else None
+    index = _index_of(folder) if sharded and may_read else None
     if index is not None:
         text = _index_text(snapshot, folder.entries[index], report)
         # An index names its shards; a lone JSON that names none (a run's params.json
@@ -192,7 +195,7 @@ def _settle(snapshot: Snapshot, folder: Folder, categories: np.ndarray, contexts
             _shard_set(snapshot, folder, index, set(sharded), text, categories, contexts,
                        dir_rules, compiled)
             return
-    chosen = _representative(folder)
+    chosen = _representative(folder) if may_read else None
     sniffed = None
     if chosen is not None:
         sniffed = _sniff(snapshot, folder.entries[chosen], folder.sizes[chosen], report)

@@ -49,3 +49,38 @@ def test_hard_links_are_not_duplicates(tmp_path: Path) -> None:
     make(tmp_path, {"a/w.pt": os.urandom(2 << 20)})
     os.link(tmp_path / "a/w.pt", tmp_path / "a/w-link.pt")
     assert find_duplicates(inventory_of(tmp_path)) == []
+
+
+def test_checkpoints_no_series_places_are_never_offered_as_copies(tmp_path: Path) -> None:
+    """Vowpal Wabbit's --save_per_pass files (news.vw.1 ...) beside its final news.vw: names
+    mlspace cannot order, so it cannot tell which is the run's latest; a pass that equals
+    the final model is no copy to remove, and neither is the final model."""
+    final = os.urandom(2 << 20)
+    spec: dict[str, object] = {f"models/news.vw.{n}": os.urandom(2 << 20) for n in (1, 3)}
+    make(tmp_path, {**spec, "models/news.vw": final, "models/news.vw.2": final,
+                    "data/news_train.vw": b"1 | a b c\n" * 10})
+    inv = inventory_of(tmp_path)
+    assert inv.category(inv.snapshot.find(str(tmp_path / "models/news.vw"))).name == \
+        "CHECKPOINT"
+    groups = find_duplicates(inv)
+    assert len(groups) == 1  # found: they are identical
+    assert not [s for s in advise(inv, duplicate_groups=groups).suggestions
+                if s.policy == "duplicates"]
+
+
+def test_files_of_a_save_are_not_picked_out_of_it(tmp_path: Path) -> None:
+    """A packaged model (BentoML's bento: a tag folder that the tool's ``latest`` names)
+    keeps a copy of the service's source; taking it out would break the package. The
+    user's own source stays, and so does the package's copy."""
+    source = b"import bentoml\n" + os.urandom(1 << 20)
+    bento = "bentoml/bentos/iris_classifier"
+    make(tmp_path, {"service.py": source, f"{bento}/latest": "rfqjizho4ct3gax4",
+                    f"{bento}/rfqjizho4ct3gax4/src/service.py": source,
+                    f"{bento}/rfqjizho4ct3gax4/bento.yaml": "service: service:svc\n"})
+    inv = inventory_of(tmp_path)
+    groups = find_duplicates(inv, min_size=1)
+    assert len(groups) == 1
+    offered = {p for s in advise(inv, duplicate_groups=groups).suggestions
+               if s.policy == "duplicates" for p in s.paths}
+    assert not offered & {str(tmp_path / "service.py"),
+                          str(tmp_path / f"{bento}/rfqjizho4ct3gax4/src/service.py")}
