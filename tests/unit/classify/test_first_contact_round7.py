@@ -136,3 +136,27 @@ def test_a_scripts_saves_in_a_folder_a_tool_marked_as_a_run_are_checkpoints(
     touched = _touched(inv)
     assert str(root / "runs/h64") not in touched  # no log folder to pack away
     assert str(root / "runs/h64/model_best.npz") not in touched
+
+
+def test_a_compilers_own_cache_is_a_cache_and_process_streams_are_logs(tmp_path: Path
+                                                                        ) -> None:
+    compiledir = ".pytensor/compiledir_Linux-6.18-fc-v1045-x86_64-with-glibc2.36--3.11.7-64"
+    root = make(tmp_path / "ws", {
+        f"{compiledir}/tmpykg58__1/mod.cpp": "#include <Python.h>\n" * 20,
+        f"{compiledir}/tmpykg58__1/key.pkl": Sparse(2_000, b"\x80\x04"),
+        f"{compiledir}/tmpykg58__1/m3a2.so": Sparse(90_000, b"\x7fELF"),
+        f"{compiledir}/lazylinker_ext/lazylinker_ext.so": Sparse(90_000, b"\x7fELF"),
+        "jax_compilation_cache/jit_step-4b1c": Sparse(50_000),
+        "runinfo/000/task_logs/0000/task_0000_train.stdout": "epoch 1 loss 0.4\n",
+        "runinfo/000/task_logs/0000/task_0000_train.stderr": "warning: x\n",
+        "checkpoints/h16/model.pt": Sparse(40_000, b"PK\x03\x04"),
+        "checkpoints/h16/metrics.jsonl": '{"epoch": 1, "loss": 0.4}\n',
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats[f"{compiledir}/tmpykg58__1/key.pkl"] == "cache"
+    assert cats[f"{compiledir}/lazylinker_ext/lazylinker_ext.so"] == "cache"
+    assert cats["jax_compilation_cache/jit_step-4b1c"] == "cache"
+    assert cats["runinfo/000/task_logs/0000/task_0000_train.stdout"] == "log"
+    assert cats["runinfo/000/task_logs/0000/task_0000_train.stderr"] == "log"
+    assert cats["checkpoints/h16/metrics.jsonl"] == "log"
+    assert cats["checkpoints/h16/model.pt"] == "checkpoint"
