@@ -2,9 +2,9 @@
 file the tool wrote is labelled with a category, every big file is rebuilt at its real size
 with its real first and last bytes, and the best and latest checkpoints the tool named exist
 and are labelled checkpoints. Then what the classifier must hold on it: on the tuning sets,
-right, and no suggestion that touches a recorded or named best or latest; on the set kept
-for first contact (heldout4), no worse than it was at first contact, and no suggestion
-touching a best unless the plan says it cannot tell which is best. Issue 27's
+right, and no suggestion that touches a recorded or named best or latest; on the sets
+measured at first contact since (heldout4 to heldout6), no worse than they were, and no
+suggestion touching a best unless the plan says it cannot tell which is best. Issue 27's
 target there (95%) is measured by benchmarks/bench_accuracy.py, not asserted: it is not met
 (docs/recognition.md)."""
 
@@ -82,10 +82,16 @@ def test_the_tree_is_rebuilt_as_the_tool_wrote_it(tool: CorpusTool, tmp_path: Pa
 #: The tools the classifier was tuned on (dev) or has since been (heldout, heldout2,
 #: heldout3: each once measured at first contact).
 TUNED = ("dev", "heldout", "heldout2", "heldout3")
-#: heldout4 at first contact, before any change for it (benchmarks/
-#: first_contact_baseline_heldout4.md): a floor, so a later change cannot lose it silently.
-FIRST_CONTACT_SET = "heldout4"
-FIRST_CONTACT_FLOOR = {"files": 0.539, "bytes": 0.486}
+#: Sets measured at first contact and tuned on since, not yet to 95%: floors a little below
+#: where they stand, so a later change cannot lose what the rounds won silently. heldout4
+#: was at 0.539 of files and 0.486 of bytes at first contact, heldout5 at 0.640 and 0.915
+#: (benchmarks/first_contact_baseline_heldout4.md, ..._heldout5.md).
+SINCE_FIRST_CONTACT = {"heldout4": {"files": 0.85, "bytes": 0.88},
+                       "heldout5": {"files": 0.84, "bytes": 0.92}}
+#: heldout6 at first contact, before any change for it (benchmarks/
+#: first_contact_baseline_heldout6.md: 0.821 and 0.679): a floor, as above.
+FIRST_CONTACT_SET = "heldout6"
+FIRST_CONTACT_FLOOR = {"files": 0.82, "bytes": 0.67}
 #: What a retention suggestion says when mlspace cannot tell which checkpoint the tool
 #: holds best (it then keeps the newest complete one and anything named best or final).
 BEST_UNKNOWN = "Which one is best is not recorded"
@@ -109,11 +115,14 @@ def test_the_tuned_sets_are_right_and_nothing_protected_is_suggested(tmp_path: P
     assert bad == []
 
 
-def test_first_contact_is_no_worse_and_no_known_best_is_suggested(tmp_path: Path) -> None:
+@pytest.mark.parametrize("set_name", [*SINCE_FIRST_CONTACT, FIRST_CONTACT_SET])
+def test_first_contact_is_no_worse_and_no_known_best_is_suggested(tmp_path: Path,
+                                                                  set_name: str) -> None:
     """On tools nobody tuned on, a suggestion may still touch a best the tool recorded
     where mlspace could not read it (Trackio keeps its aliases in its database): then the
     plan must say that it does not know which is best, never claim a best it got wrong."""
-    verdicts, bad = _judged(tmp_path, (FIRST_CONTACT_SET,))
-    assert accuracy(verdicts) >= FIRST_CONTACT_FLOOR["files"]
-    assert accuracy(verdicts, by_bytes=True) >= FIRST_CONTACT_FLOOR["bytes"]
+    floor = SINCE_FIRST_CONTACT.get(set_name, FIRST_CONTACT_FLOOR)
+    verdicts, bad = _judged(tmp_path, (set_name,))
+    assert accuracy(verdicts) >= floor["files"]
+    assert accuracy(verdicts, by_bytes=True) >= floor["bytes"]
     assert [b for b in bad if BEST_UNKNOWN not in b.reason] == []
