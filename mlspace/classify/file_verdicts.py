@@ -9,6 +9,7 @@ then names, then neighbours.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,6 +119,7 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
     # In a folder a rule calls a log folder, a container stays part of the log unless its
     # own bytes or name say model (Ray's params.pkl beside a trial's checkpoints).
     plain = folder.context != Context.LOG
+    records_folder = says_record(os.path.basename(snapshot.dir_path(folder.row)))
     verdicts: dict[int, Category] = {}
     for at, name in enumerate(folder.names):
         if not folder.guessed[at]:
@@ -147,6 +149,12 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             verdicts[at] = Category.LOG
         elif not text and _stem(name) in model_stems:
             verdicts[at] = Category.CHECKPOINT  # m.vocab beside m.model: one model's parts
+        elif small and ext in _TABLE_EXTENSIONS and records_folder and not says_split(name) \
+                and said in (None, Category.DATASET, Category.LOG):
+            # A table in a folder named for a run's results (results/, metrics/, eval/,
+            # benchmarks/) is what the run measured, not data to train on: read, it is
+            # a table either way.
+            verdicts[at] = Category.LOG
         elif at == chosen and said is not None:
             verdicts[at] = said
         elif said is not None and not text and ext == chosen_ext:

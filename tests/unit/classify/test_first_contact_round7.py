@@ -160,3 +160,20 @@ def test_a_compilers_own_cache_is_a_cache_and_process_streams_are_logs(tmp_path:
     assert cats["runinfo/000/task_logs/0000/task_0000_train.stderr"] == "log"
     assert cats["checkpoints/h16/metrics.jsonl"] == "log"
     assert cats["checkpoints/h16/model.pt"] == "checkpoint"
+
+
+def test_a_table_in_a_folder_named_for_results_is_what_the_run_measured(tmp_path: Path
+                                                                         ) -> None:
+    rows = "".join(f"{h},{lr},0.{h}\n" for h in (16, 64, 128) for lr in (0.1, 0.3))
+    root = make(tmp_path / "ws", {
+        "data/radon.csv": "county,floor,log_radon\n" + "A,0,1.1\n" * 200,
+        "results/sweep.csv": "hidden,lr,val_loss\n" + rows,
+        "results/posterior_samples.csv": "alpha,beta,sigma\n" + "0.1,0.2,0.3\n" * 400,
+        "eval/test_split.csv": "x,y\n" + "1,2\n" * 50,  # a split is data, wherever it is
+        "train.py": "print('fit')\n",
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats["results/sweep.csv"] == "log"
+    assert cats["results/posterior_samples.csv"] == "log"
+    assert cats["data/radon.csv"] == "dataset"
+    assert cats["eval/test_split.csv"] == "dataset"
