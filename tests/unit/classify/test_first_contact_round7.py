@@ -177,3 +177,33 @@ def test_a_table_in_a_folder_named_for_results_is_what_the_run_measured(tmp_path
     assert cats["results/posterior_samples.csv"] == "log"
     assert cats["data/radon.csv"] == "dataset"
     assert cats["eval/test_split.csv"] == "dataset"
+
+
+def _sqlite(path: Path, *tables: str) -> None:
+    import sqlite3
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        for table in tables:
+            db.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, value TEXT)")
+    db.close()
+
+
+def test_a_database_of_runs_is_a_log_and_its_write_ahead_log_goes_with_it(tmp_path: Path
+                                                                          ) -> None:
+    root = tmp_path / "ws"
+    # NNI's experiment database, a metric-learning trainer's record keeper, a vector store
+    _sqlite(root / "nni-experiments/6z98wag2/db/nni.sqlite",
+            "ExperimentProfile", "TrialJobEvent", "MetricData")
+    _sqlite(root / "example_logs/logs.db", "loss_histories", "accuracies_level_0_VAL",
+            "loss_weights")
+    _sqlite(root / "chroma_db/chroma.sqlite3", "embeddings", "embedding_metadata", "segments",
+            "collections", "tenants", "maintenance_log", "migrations")
+    _sqlite(root / "state/orchestrator.db", "flow_run", "task_run", "run_tags")
+    (root / "state/orchestrator.db-wal").write_bytes(b"\x37\x7f\x06\x82" + b"\0" * 4000)
+    cats = categories_by_path(inventory_of(root))
+    assert cats["nni-experiments/6z98wag2/db/nni.sqlite"] == "log"
+    assert cats["example_logs/logs.db"] == "log"
+    assert cats["state/orchestrator.db"] == "log"
+    assert cats["state/orchestrator.db-wal"] == "log"
+    assert cats["chroma_db/chroma.sqlite3"] != "log"
