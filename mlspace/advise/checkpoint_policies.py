@@ -20,7 +20,7 @@ from mlspace.advise.model import (
     kept_item,
 )
 from mlspace.classify import Artifact, Inventory, Series
-from mlspace.classify.series import is_fixed_name_save
+from mlspace.classify.series import is_fixed_name_save, is_named_version
 from mlspace.classify.series_scores import named_with_score
 from mlspace.paths import natural_key
 
@@ -252,6 +252,8 @@ def _whys(s: Series, a: Artifact, kept: set[str], latest: set[str],
         whys.append((f"named {a.role} by the tool", ""))
     if is_fixed_name_save(a) and a.id in s.protected and a.id != s.latest:
         whys.append(("a fixed-name save, no step or epoch to order it by", ""))
+    if is_named_version(a) and a.id in s.protected and a.id != s.latest:
+        whys.append(("a version saved under its own name, no step of a run", ""))
     if a.role == "export":
         whys.append(("an exported model, no step of the training to thin out", ""))
     if s.best is None and a.id in s.protected and named_with_score(a):

@@ -29,6 +29,7 @@ from mlspace.classify.media import (
 )
 from mlspace.classify.name_rules import file_codes
 from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
+from mlspace.classify.pointed_saves import mark_pointed_saves
 from mlspace.classify.readers.headers import is_core_dump, is_tracker_db
 from mlspace.classify.refuted import refute_folders
 from mlspace.classify.rules import (
@@ -148,6 +149,7 @@ class EntryClassifier:
         if self.guessing_rows:
             report = apply_evidence(snapshot, categories, guessed, contexts, rules,
                                     self.compiled, np.concatenate(self.guessing_rows))
+        mark_pointed_saves(snapshot, categories, contexts, rules, self.compiled)
         mark_loader_caches(snapshot, categories, contexts, rules, self.compiled, self.row_names)
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, rules, categories, tuple(self.row_names), report)

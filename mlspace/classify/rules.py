@@ -120,6 +120,7 @@ class DirRule:
 EVIDENCE_RULES = {
     rule.id: rule for rule in (
         DirRule("evidence-numbered-saves", Context.CHECKPOINT_UNIT, artifact="checkpoint"),
+        DirRule("evidence-pointed-saves", Context.CHECKPOINT_UNIT, artifact="checkpoint"),
         DirRule("evidence-shard-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-loader-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-digest-cache", Context.CACHE, artifact="cache"),

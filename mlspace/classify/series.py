@@ -22,6 +22,7 @@ absent, and the next older record is used instead.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -144,7 +145,7 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         protected |= {m.id for m in members if m.role is None and m.name != latest.name
                       and _number(m) == _number(latest) and _stem_base(m) != _stem_base(latest)}
     if len(members) > 1:
-        protected |= {m.id for m in members if is_fixed_name_save(m)}
+        protected |= {m.id for m in members if is_fixed_name_save(m) or is_named_version(m)}
     if best is None:
         # Saves named with a score mlspace cannot rank (``net_key_metric=0.9488.pt``: which
         # way is better?) were kept by the tool for that score: all of them stay.
@@ -204,6 +205,18 @@ def is_fixed_name_save(m: Artifact) -> bool:
     overwrites it in place at each save, so it is no older step to thin out."""
     return (not m.is_dir and m.step is None and m.epoch is None and not m.metrics
             and m.role is None)
+
+
+def is_named_version(m: Artifact) -> bool:
+    """A save folder named by an id, not a number (a model store's ``iris_clf/qjjkpgho4cp/``
+    beside the ``latest`` that names the newest): each is a version someone saved and named
+    on purpose, of some run, not an older step of one run to thin out."""
+    return (m.is_dir and m.step is None and m.epoch is None and not m.metrics
+            and m.role is None and not _DATED.search(m.name))
+
+
+#: A date or time in a name orders the saves by it (Ray Train's checkpoint_2026-11-30_20-33-23).
+_DATED = re.compile(r"\d{4}-?\d{2}-?\d{2}[T_\-]?\d{2}")
 
 
 def _picked_out(members: list[Artifact], copies: dict[str, str], protected: set[str]

@@ -207,3 +207,23 @@ def test_a_database_of_runs_is_a_log_and_its_write_ahead_log_goes_with_it(tmp_pa
     assert cats["state/orchestrator.db"] == "log"
     assert cats["state/orchestrator.db-wal"] == "log"
     assert cats["chroma_db/chroma.sqlite3"] != "log"
+
+
+def test_a_pointer_names_a_save_and_its_siblings_are_versions_kept(tmp_path: Path) -> None:
+    """BentoML's model store: models/<name>/<tag>/ (model.yaml beside the weights) and a
+    ``latest`` file holding the newest tag. Each tag is one save, all of it checkpoint; tags
+    named by ids are versions someone saved, never thinned out as older steps."""
+    store = "bentoml/models/iris_clf"
+    old, new = "qjjkpgho4cpqaax4", "qyi7qaxo4ct3gax4"
+    spec: dict[str, object] = {f"{store}/latest": new}
+    for tag in (old, new):
+        spec[f"{store}/{tag}/model.yaml"] = f"name: iris_clf\nversion: {tag}\n"
+        spec[f"{store}/{tag}/saved_model.pkl"] = Sparse(30_000, b"\x80\x05")
+    root = make(tmp_path / "ws", spec)
+    inv = inventory_of(root)
+    cats = categories_by_path(inv)
+    assert cats[f"{store}/{old}/model.yaml"] == "checkpoint"
+    (series,) = [s for s in inv.series if s.path.endswith("iris_clf")]
+    assert inv.artifact_by_id[series.latest].name == new
+    touched = _touched(inv)
+    assert not any(p.startswith(str(root / store)) for p in touched)
