@@ -51,7 +51,8 @@ def _shown_at(qtbot: QtBot, window: MainWindow, size: tuple[int, int], tmp_path:
               tab: int) -> None:
     window.resize(*size)
     window.tabs.setCurrentIndex(tab)
-    qtbot.waitUntil(lambda: window.size().width() == size[0], timeout=3000)
+    # waitUntil returns once resized: the long timeout only matters on a busy machine
+    qtbot.waitUntil(lambda: window.size().width() == size[0], timeout=15_000)
     _settle(window)
     window.grab().save(str(tmp_path / f"{size[0]}x{size[1]}-{tab}.png"))
 
