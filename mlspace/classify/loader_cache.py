@@ -12,8 +12,9 @@ serialised objects (torch or pickle files), not tables, arrays or media a person
 
 A folder whose name says cache (``persistent_cache/``, ``feature-cache/``) and whose every
 file is named by a digest of what it holds (MONAI's PersistentDataset, a content-addressed
-store) is that cache, whatever the files' extension says: nobody names a checkpoint by a
-64-hex hash, a cache keys its entries so.
+store), or most of whose files lie under digest-named folders (joblib's ``Memory``), is that
+cache, whatever the files' extension says: nobody names a checkpoint by a 64-hex hash, a
+cache keys its entries so.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.
     sibling into a cache (``categories``, ``contexts`` and ``dir_rules`` change in place)."""
     for row, name in enumerate(row_names):
         if "cache" in name.lower() and CONTEXTS[contexts[row]] not in _SEALED \
-                and says_cache(name) and _only_digests(snapshot, row):
+                and says_cache(name) and (_only_digests(snapshot, row)
+                                          or _digest_keyed(snapshot, row)):
             make_unit(snapshot, row, categories, contexts, dir_rules,
                       compiled.evidence["evidence-digest-cache"], Context.CACHE)
             continue
@@ -72,3 +74,29 @@ def _only_serialised(snapshot: Snapshot, row: int) -> bool:
 def _only_digests(snapshot: Snapshot, row: int) -> bool:
     files = _file_names(snapshot, row)
     return bool(files) and all(digest_named(n) for n in files)
+
+
+#: How many entries below a cache folder are looked at for its keys; a bigger one keeps its
+#: names' verdict (a cache that size is judged by its files' own digests, above).
+_KEYED_LOOK = 20_000
+
+
+def _digest_keyed(snapshot: Snapshot, row: int) -> bool:
+    """Most files below the folder lie under a digest-named folder or are one (joblib's
+    ``cache/joblib/<module>/<function>/<hash>/output.pkl``, with each function's
+    ``func_code.py`` beside its keys): a cache keyed by what it holds, nested."""
+    root = int(snapshot.dir_entry[row])
+    files = keyed = 0
+    stack: list[tuple[int, bool]] = [(root, False)]
+    while stack:
+        entry, under_key = stack.pop()
+        for child in snapshot.children(entry):
+            files += snapshot.kind[child] != KIND_DIR
+            if files + len(stack) > _KEYED_LOOK:
+                return False
+            is_key = under_key or digest_named(snapshot.name(child))
+            if snapshot.kind[child] == KIND_DIR:
+                stack.append((child, is_key))
+            elif is_key:
+                keyed += 1
+    return keyed >= 2 and 2 * keyed >= files

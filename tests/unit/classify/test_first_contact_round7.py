@@ -227,3 +227,28 @@ def test_a_pointer_names_a_save_and_its_siblings_are_versions_kept(tmp_path: Pat
     assert inv.artifact_by_id[series.latest].name == new
     touched = _touched(inv)
     assert not any(p.startswith(str(root / store)) for p in touched)
+
+
+def test_a_cache_folder_keyed_by_digests_below_it_is_a_cache(tmp_path: Path) -> None:
+    """joblib.Memory(location="cache"): cache/joblib/<module>/<function>/<hash>/ holding
+    output.pkl and metadata.json, with the function's func_code.py beside its keys."""
+    memo = "cache/joblib/__main__--home-me-proj-train"
+    spec: dict[str, object] = {"cache/.gitignore": "*\n", "train.py": "import joblib\n"}
+    for func, keys in (("fit_model", ("98cc52e588ea86410b4b0e34d2b5bf97",
+                                      "5fd3d6a82fe4e020fe70e1a3789dbdb7")),
+                       ("extract_features", ("00adcae0d1c324de8a67a1c9a9e5e6ab",))):
+        spec[f"{memo}/{func}/func_code.py"] = f"# first line: 12\ndef {func}(x):\n    pass\n"
+        for key in keys:
+            spec[f"{memo}/{func}/{key}/output.pkl"] = Sparse(50_000, b"\x80\x04")
+            spec[f"{memo}/{func}/{key}/metadata.json"] = json.dumps(
+                {"duration": 0.1, "input_args": {"x": "1"}, "time": 1796259779.0})
+    # a folder a person named cache, holding their own files under their own names
+    spec["notes_cache/model_best.pt"] = Sparse(40_000, b"PK\x03\x04")
+    spec["notes_cache/summary.csv"] = "a,b\n1,2\n"
+    root = make(tmp_path / "ws", spec)
+    cats = categories_by_path(inventory_of(root))
+    key = "98cc52e588ea86410b4b0e34d2b5bf97"
+    assert cats[f"{memo}/fit_model/{key}/output.pkl"] == "cache"
+    assert cats[f"{memo}/fit_model/{key}/metadata.json"] == "cache"
+    assert cats[f"{memo}/fit_model/func_code.py"] == "cache"
+    assert cats["notes_cache/model_best.pt"] == "checkpoint"
