@@ -44,7 +44,7 @@ def mark_loader_caches(snapshot: Snapshot, categories: np.ndarray, contexts: np.
     for row, name in enumerate(row_names):
         if "cache" in name.lower() and CONTEXTS[contexts[row]] not in _SEALED \
                 and says_cache(name) and (_only_digests(snapshot, row)
-                                          or _digest_keyed(snapshot, row)):
+                                          or _digest_keyed(snapshot, row, dir_rules)):
             make_unit(snapshot, row, categories, contexts, dir_rules,
                       compiled.evidence["evidence-digest-cache"], Context.CACHE)
             continue
@@ -81,10 +81,12 @@ def _only_digests(snapshot: Snapshot, row: int) -> bool:
 _KEYED_LOOK = 20_000
 
 
-def _digest_keyed(snapshot: Snapshot, row: int) -> bool:
+def _digest_keyed(snapshot: Snapshot, row: int, dir_rules: np.ndarray) -> bool:
     """Most files below the folder lie under a digest-named folder or are one (joblib's
     ``cache/joblib/<module>/<function>/<hash>/output.pkl``, with each function's
-    ``func_code.py`` beside its keys): a cache keyed by what it holds, nested."""
+    ``func_code.py`` beside its keys): a cache keyed by what it holds, nested. Not where a
+    rule knew a folder below (HF datasets' build folders in a custom ``hf_cache/``): what
+    the rule made of it stands."""
     root = int(snapshot.dir_entry[row])
     files = keyed = 0
     stack: list[tuple[int, bool]] = [(root, False)]
@@ -96,6 +98,9 @@ def _digest_keyed(snapshot: Snapshot, row: int) -> bool:
                 return False
             is_key = under_key or digest_named(snapshot.name(child))
             if snapshot.kind[child] == KIND_DIR:
+                below = snapshot.row_of(child)
+                if below >= 0 and dir_rules[below] >= 0:
+                    return False
                 stack.append((child, is_key))
             elif is_key:
                 keyed += 1
