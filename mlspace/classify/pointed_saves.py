@@ -31,12 +31,7 @@ def mark_pointed_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.
     """Make each pointed save, and each sibling holding the same names, one checkpoint
     (in place). Only subfolders no rule named are judged: a rule's verdict stands."""
     rule = compiled.evidence["evidence-pointed-saves"]
-    folders = np.flatnonzero(contexts == Context.CHECKPOINTS).tolist()
-    for row in folders:
-        names = snapshot.child_names(row)
-        pointers = [n for n in POINTERS if n in names]
-        if not pointers:
-            continue
+    for row, pointers in _folders_with_pointers(snapshot, contexts).items():
         subfolders = _plain_subfolders(snapshot, row, contexts, dir_rules)
         pointed = _pointed(snapshot.dir_path(row), pointers, subfolders)
         if pointed is None or not _holds_checkpoint_file(snapshot, subfolders[pointed],
@@ -47,6 +42,21 @@ def mark_pointed_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.
             if name == pointed or frozenset(snapshot.child_names(sub)) == members:
                 make_unit(snapshot, sub, categories, contexts, dir_rules, rule,
                           Context.CHECKPOINT_UNIT)
+
+
+def _folders_with_pointers(snapshot: Snapshot, contexts: np.ndarray) -> dict[int, list[str]]:
+    """Folders of checkpoints holding a pointer file, with the pointers' names: found in
+    the scan's name buffer, so a tree of many checkpoint folders costs no listing each."""
+    entries = snapshot.names_containing(b"latest")
+    out: dict[int, list[str]] = {}
+    for entry in entries.tolist():
+        name = snapshot.name(entry)
+        if name not in POINTERS or snapshot.kind[entry] == KIND_DIR:
+            continue
+        row = snapshot.parent_row(entry)
+        if row >= 0 and CONTEXTS[contexts[row]] == Context.CHECKPOINTS:
+            out.setdefault(row, []).append(name)
+    return out
 
 
 def _plain_subfolders(snapshot: Snapshot, row: int, contexts: np.ndarray,
