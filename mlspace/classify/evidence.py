@@ -217,13 +217,24 @@ def _sniff(snapshot: Snapshot, entry: int, size: int, report: EvidenceReport
 
 
 def _representative(folder: Folder) -> int | None:
-    """The guessed file whose head tells most: the largest container or binary, else the
-    largest text file."""
+    """The guessed file whose head tells most: a structured text describing a guessed
+    binary of the same stem (OpenVINO's ``classifier.xml`` beside ``classifier.bin``: raw
+    weights say nothing, their description does), else the largest container or binary,
+    else the largest text file."""
     guessed = [i for i, g in enumerate(folder.guessed) if g]
     binary = [i for i in guessed if ext_of(folder.names[i]) not in TEXT_EXTENSIONS
               or ext_of(folder.names[i]) == ""]
+    binary_stems = {folder.names[i].split(".", 1)[0] for i in binary}
+    described = [i for i in guessed if ext_of(folder.names[i]) in _DESCRIPTIONS
+                 and folder.names[i].split(".", 1)[0] in binary_stems]
+    if described:
+        return max(described, key=lambda i: (folder.sizes[i], folder.names[i]))
     pool = binary or guessed
     return max(pool, key=lambda i: (folder.sizes[i], folder.names[i])) if pool else None
+
+
+#: Text formats that describe a binary beside them (a graph, a header, a manifest).
+_DESCRIPTIONS = frozenset({".xml", ".param", ".prototxt"})
 
 
 def _index_of(folder: Folder) -> int | None:

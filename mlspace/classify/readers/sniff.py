@@ -293,6 +293,8 @@ def _text(head: bytes, tail: bytes) -> Sniffed | None:
         if found:
             return Sniffed("html", TRACE, f"HTML profile viewer ({found.group(0)})")
         return Sniffed("html", None, "HTML document")
+    if stripped[:1] == "<" and _NETWORK_XML.search(stripped[:_TRACE_HEAD]):
+        return Sniffed("xml", MODEL, "network description (an IR's graph, weights beside)")
     if stripped[:1] in ("{", "[") and _TRACE_KEYS.search(stripped[:_TRACE_HEAD]):
         return Sniffed("json", TRACE, "trace events (Chrome trace format)")
     keys = json_top_keys(text)
@@ -311,6 +313,9 @@ def _text(head: bytes, tail: bytes) -> Sniffed | None:
 
 #: A page that shows a program's profile: profilers' viewers say so in their markup or
 #: scripts (flame graphs, call trees, trace events, the viewers they embed).
+#: An XML whose root is a network of layers (OpenVINO's IR, ``<net name=... version="11">``):
+#: a model's graph, its weights in the binary of the same stem.
+_NETWORK_XML = re.compile(r"<net\s[^>]*\bversion=")
 _PROFILE_VOCABULARY = re.compile(
     r"(?i)flame ?graph|flamechart|call ?tree|traceEvents|speedscope|perfetto|trace ?viewer"
     r"|\bprofiler?\b|\bprofiling\b|\bsampling profile")

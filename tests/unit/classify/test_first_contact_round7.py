@@ -252,3 +252,22 @@ def test_a_cache_folder_keyed_by_digests_below_it_is_a_cache(tmp_path: Path) -> 
     assert cats[f"{memo}/fit_model/{key}/metadata.json"] == "cache"
     assert cats[f"{memo}/fit_model/func_code.py"] == "cache"
     assert cats["notes_cache/model_best.pt"] == "checkpoint"
+
+
+def test_a_network_description_tells_what_the_binary_beside_it_is(tmp_path: Path) -> None:
+    """OpenVINO's IR: classifier.xml (the graph, ``<net name=... version="11">``) beside
+    classifier.bin (raw weights, which say nothing of themselves)."""
+    graph = ('<?xml version="1.0"?>\n<net name="Model0" version="11">\n\t<layers>\n'
+             '\t\t<layer id="0" name="x" type="Parameter" version="opset1">\n' + " " * 3000)
+    root = make(tmp_path / "ws", {
+        "openvino/classifier.xml": graph,
+        "openvino/classifier.bin": Sparse(36_000, b"\x8f\xc2\xf5\x3c" * 16),
+        # an XML that is no network, beside a binary of another stem, stays what it was
+        "annotations/img_001.xml": "<annotation><object><name>cat</name></object>"
+                                   "</annotation>" + " " * 400,
+        "annotations/blob.bin": Sparse(9_000),
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats["openvino/classifier.xml"] == "checkpoint"
+    assert cats["openvino/classifier.bin"] == "checkpoint"
+    assert cats["annotations/img_001.xml"] != "checkpoint"
