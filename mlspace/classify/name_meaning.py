@@ -174,12 +174,15 @@ def says_cache(name: str) -> bool:
     return not {"cache", "caches", "cached"}.isdisjoint(words_of(name))
 
 
-#: Words of an image's name that say it is a figure a run drew of itself (an evaluation
-#: plot, a feature-importance chart), not a sample of data.
+#: Words of a picture's or a video's name that say it is what a run drew or recorded of
+#: itself (an evaluation plot, a feature-importance chart, an agent's episode), not a
+#: sample of data.
 FIGURE_WORDS = frozenset({
     "plot", "plots", "chart", "charts", "curve", "curves", "heatmap", "histogram", "matrix",
     "importance", "roc", "auc", "shap", "boxplot", "confusion", "calibration", "lift",
     "residuals", "correlation", "scatter", "leaderboard", "ldb", "dependence", "decisions",
+    # what an agent's run recorded of itself (Gymnasium's RecordVideo: cem-episode-25.mp4)
+    "episode", "rollout", "render", "replay",
 })
 #: A run of this many digits in a name is a sample's number: data, whatever its words.
 _SAMPLE_NUMBER = re.compile(r"\d{3}")

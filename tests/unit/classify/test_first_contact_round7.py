@@ -271,3 +271,17 @@ def test_a_network_description_tells_what_the_binary_beside_it_is(tmp_path: Path
     assert cats["openvino/classifier.xml"] == "checkpoint"
     assert cats["openvino/classifier.bin"] == "checkpoint"
     assert cats["annotations/img_001.xml"] != "checkpoint"
+
+
+def test_videos_of_an_agents_episodes_are_its_runs_record(tmp_path: Path) -> None:
+    """Gymnasium's RecordVideo (every 25th episode), beside a robot-learning dataset whose
+    episodes are videos numbered like samples (LeRobot's episode_000012.mp4)."""
+    mp4 = Sparse(9_000, b"\x00\x00\x00\x20ftypisom")
+    spec: dict[str, object] = {f"videos/train/cem-episode-{n}.mp4": mp4 for n in (0, 25, 50)}
+    spec |= {f"lerobot/pusht/videos/chunk-000/observation.image_episode_{n:06d}.mp4": mp4
+             for n in range(40)}
+    root = make(tmp_path / "ws", spec)
+    cats = categories_by_path(inventory_of(root))
+    assert cats["videos/train/cem-episode-25.mp4"] == "log"
+    assert cats["lerobot/pusht/videos/chunk-000/observation.image_episode_000012.mp4"] == \
+        "dataset"
