@@ -285,3 +285,22 @@ def test_videos_of_an_agents_episodes_are_its_runs_record(tmp_path: Path) -> Non
     assert cats["videos/train/cem-episode-25.mp4"] == "log"
     assert cats["lerobot/pusht/videos/chunk-000/observation.image_episode_000012.mp4"] == \
         "dataset"
+
+
+def test_a_hidden_folder_named_a_cache_is_a_tools_cache_and_a_pid_file_its_state(
+        tmp_path: Path) -> None:
+    root = make(tmp_path / "ws", {
+        # Hamilton's .with_cache(): results keyed by base64 digests, a metadata store
+        ".hamilton_cache/139SfSws4Lwqd_bzwTGWEoF70uTJKeD4b_pVTA==": Sparse(4_400, b"\x80\x04"),
+        ".hamilton_cache/metadata_store.db": Sparse(24_000, b"SQLite format 3\x00"),
+        ".hamilton_cache/save_model__metadata": '{"path": "models/churn.pkl"}',
+        "luigi-state/luigid.pid": "4242\n",
+        "models/churn.pkl": Sparse(3_000, b"\x80\x04"),
+        # a visible folder a person named so keeps its own verdicts
+        "feature_cache_notes/summary.csv": "a,b\n1,2\n",
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats[".hamilton_cache/139SfSws4Lwqd_bzwTGWEoF70uTJKeD4b_pVTA=="] == "cache"
+    assert cats[".hamilton_cache/save_model__metadata"] == "cache"
+    assert cats["luigi-state/luigid.pid"] == "cache"
+    assert cats["feature_cache_notes/summary.csv"] != "cache"
