@@ -121,8 +121,12 @@ _DIGEST = re.compile(r"[0-9a-f]{32,64}")
 
 def digest_named(name: str) -> bool:
     """A file named by a digest of its content or key (``9f86d0…a08.pt``): 32 to 64 hex
-    digits before its extension."""
-    return _DIGEST.fullmatch(name.split(".", 1)[0]) is not None
+    digits before its extension, or a 64-bit hash written in decimal (OpenVINO's
+    ``model_cache/8745040751211560216.blob``)."""
+    return _DIGEST_NAME.fullmatch(name.split(".", 1)[0]) is not None
+
+
+_DIGEST_NAME = re.compile(r"[0-9a-f]{32,64}|\d{16,20}")
 
 #: A quoted string that could name a file; how much of an index is looked at.
 _QUOTED = re.compile(r'"([^"\\\n]{1,255}\.[A-Za-z0-9]{1,8})"')

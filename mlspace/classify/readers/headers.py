@@ -71,4 +71,4 @@ _TABLE = re.compile(rb'CREATE TABLE (?:IF NOT EXISTS )?["`\[]?([A-Za-z_][A-Za-z0
 #: Tables any database may keep for itself: they say nothing of what it holds.
 _BOOKKEEPING_TABLES = ("sqlite_", "alembic_version", "migrations", "schema_version")
 #: Words of a table name, beyond a record's, that say it records runs.
-_RUN_WORDS = frozenset({"run", "runs"})
+_RUN_WORDS = frozenset({"run", "runs", "task", "tasks"})

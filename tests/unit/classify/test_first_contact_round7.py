@@ -304,3 +304,17 @@ def test_a_hidden_folder_named_a_cache_is_a_tools_cache_and_a_pid_file_its_state
     assert cats[".hamilton_cache/save_model__metadata"] == "cache"
     assert cats["luigi-state/luigid.pid"] == "cache"
     assert cats["feature_cache_notes/summary.csv"] != "cache"
+
+
+def test_a_schedulers_task_history_is_a_log_and_a_decimal_hash_keys_a_cache(tmp_path: Path
+                                                                            ) -> None:
+    root = tmp_path / "ws"
+    # luigid's task history (record_task_history = True)
+    _sqlite(root / "luigi-state/task-history.db", "tasks", "task_events", "task_parameters")
+    # OpenVINO's CACHE_DIR: compiled models keyed by a 64-bit hash in decimal
+    (root / "model_cache").mkdir(parents=True)
+    (root / "model_cache/8745040751211560216.blob").write_bytes(b"\x00" * 4096)
+    (root / "model_cache/1230045600789001234.blob").write_bytes(b"\x01" * 4096)
+    cats = categories_by_path(inventory_of(root))
+    assert cats["luigi-state/task-history.db"] == "log"
+    assert cats["model_cache/8745040751211560216.blob"] == "cache"
