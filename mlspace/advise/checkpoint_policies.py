@@ -20,7 +20,7 @@ from mlspace.advise.model import (
     kept_item,
 )
 from mlspace.classify import Artifact, Inventory, Series
-from mlspace.classify.series import is_fixed_name_save, is_named_version
+from mlspace.classify.save_kinds import is_fixed_name_save, is_named_version
 from mlspace.classify.series_scores import named_with_score
 from mlspace.paths import natural_key
 

@@ -22,7 +22,6 @@ absent, and the next older record is used instead.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -36,6 +35,7 @@ from mlspace.classify.readers.records import (
 )
 from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.record_files import member_record_names, record_names
+from mlspace.classify.save_kinds import PROTECTED_ROLES, is_fixed_name_save, is_named_version
 from mlspace.classify.series_copies import copied_out
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
@@ -194,29 +194,6 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         "tool_kept_reason": kept_reason if tool_kept else "",
     })
     return series, members
-
-
-#: Roles whose checkpoints are kept at every risk level: what the tool's naming promises.
-PROTECTED_ROLES = frozenset({"best", "last", "final", "top-k", "export"})
-
-
-def is_fixed_name_save(m: Artifact) -> bool:
-    """A checkpoint file whose name says nothing about its order (``params.pt``): the tool
-    overwrites it in place at each save, so it is no older step to thin out."""
-    return (not m.is_dir and m.step is None and m.epoch is None and not m.metrics
-            and m.role is None)
-
-
-def is_named_version(m: Artifact) -> bool:
-    """A save folder named by an id, not a number (a model store's ``iris_clf/qjjkpgho4cp/``
-    beside the ``latest`` that names the newest): each is a version someone saved and named
-    on purpose, of some run, not an older step of one run to thin out."""
-    return (m.is_dir and m.step is None and m.epoch is None and not m.metrics
-            and m.role is None and not _DATED.search(m.name))
-
-
-#: A date or time in a name orders the saves by it (Ray Train's checkpoint_2026-11-30_20-33-23).
-_DATED = re.compile(r"\d{4}-?\d{2}-?\d{2}[T_\-]?\d{2}")
 
 
 def _picked_out(members: list[Artifact], copies: dict[str, str], protected: set[str]
