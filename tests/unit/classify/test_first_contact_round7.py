@@ -318,3 +318,14 @@ def test_a_schedulers_task_history_is_a_log_and_a_decimal_hash_keys_a_cache(tmp_
     cats = categories_by_path(inventory_of(root))
     assert cats["luigi-state/task-history.db"] == "log"
     assert cats["model_cache/8745040751211560216.blob"] == "cache"
+
+
+def test_a_vector_index_is_a_derived_copy_of_its_embeddings(tmp_path: Path) -> None:
+    root = make(tmp_path / "ws", {
+        "vectors/passages.npy": Sparse(1_536_128, b"\x93NUMPY\x01\x00v\x00"),
+        "vectors/passages.hnsw32.faiss": Sparse(1_500_000, b"IHNf"),
+        "vectors/passages.ivf32.faiss": Sparse(800_000, b"IwFl"),
+    })
+    cats = categories_by_path(inventory_of(root))
+    assert cats["vectors/passages.hnsw32.faiss"] == "augmented"
+    assert cats["vectors/passages.npy"] == "dataset"
