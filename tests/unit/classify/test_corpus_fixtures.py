@@ -49,10 +49,11 @@ def test_every_file_is_labelled_and_says_how_it_was_made(tool: CorpusTool) -> No
 
 @pytest.mark.parametrize("tool", TOOLS, ids=lambda t: f"{t.set}/{t.name}")
 def test_recorded_best_and_latest_are_labelled_checkpoints(tool: CorpusTool) -> None:
-    labels = tool.layout.labels  # a tool that writes no checkpoint (a profiler) lists none
+    labels = tool.layout.labels  # a tool that writes no checkpoint (a profiler) lists none,
+    # or lists its runs with neither (null), saying why
     for run in tool.checkpoints:
         named = recorded_paths(run, "best") + recorded_paths(run, "latest")
-        assert named and run.get("evidence")
+        assert run.get("evidence")
         for path in named:
             inside = [p for p in labels if p == path or p.startswith(path + "/")]
             assert inside, f"{path} is not in the capture"
