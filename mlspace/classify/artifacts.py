@@ -13,6 +13,7 @@ from mlspace.classify.checkpoint_names import (
     CheckpointName,
     parse_checkpoint_dir,
     parse_checkpoint_name,
+    parse_unknown_weights,
 )
 from mlspace.classify.engine import Classification
 from mlspace.classify.model import Artifact, build
@@ -148,6 +149,8 @@ def checkpoint_files(snapshot: Snapshot, cls: Classification) -> list[Candidate]
                              parents[outside_units].tolist(), strict=True):
         name = names[entry] = snapshot.name(entry)
         parsed = parse_checkpoint_name(name)
+        if parsed is None and parent not in saved_models:
+            parsed = parse_unknown_weights(name)
         if parsed is None:
             if parent in saved_models:
                 beside.setdefault(parent, []).append(entry)

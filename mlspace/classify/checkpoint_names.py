@@ -152,6 +152,27 @@ def parse_checkpoint_name(name: str) -> CheckpointName | None:
     return None
 
 
+def parse_unknown_weights(name: str) -> CheckpointName | None:
+    """A file already judged a checkpoint whose suffix no reader knows (``epoch_08.npz``,
+    ``best.npz``, a tool's own ``.msh``): a save of its series when a word in its name
+    orders it (step, epoch) or protects it (best, last), else None. A lone number does not
+    order such a save: ``agent-1.msh`` may be seed 1's, beside seed 0's ``agent-0.msh``. A
+    name with no suffix is a tool's pointer or marker (DeepSpeed's ``latest``), not weights."""
+    lower = name.lower()
+    if "." not in lower.lstrip(".") or lower.endswith(_TEXT_SUFFIXES) or lower.startswith(
+            ("optimizer", "scheduler", "scaler", "rng_state", "random_states")):
+        return None
+    parsed = _generic(name, ordinal=False)
+    if parsed.step is None and parsed.epoch is None and parsed.role is None:
+        return None
+    return parsed
+
+
+#: Text a run keeps beside its saves: records and configs, never weights of their own.
+_TEXT_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".txt", ".csv", ".tsv", ".log", ".md",
+                  ".toml", ".cfg", ".ini", ".xml")
+
+
 #: Resume state under a prefix (``train_end_optimizer.pt``): part of a checkpoint, not one.
 _PREFIXED_RESUME_STATE = re.compile(
     r"[_\-](?:optimizer|scheduler|scaler|rng_state)(?:_\d+)?\.(?:pt|pth|bin)$")

@@ -83,18 +83,24 @@ SLOW = 255  # in an extension table: look further (prefix, regex, longer suffix)
 #: is, its name's words and its neighbours may overrule a guess (mlspace.classify.evidence).
 WEAK = 0x40
 #: Contexts where a file no rule knows is a guess: everywhere a folder's context does not
-#: already say what its files are. In a log folder, only containers are (``best_model.zip``
-#: in ``logs/`` is a model; its text files are the log they seem).
+#: already say what its files are. In a log folder, only containers and formats of no run
+#: record are (``best_model.zip`` or MushroomRL's ``agent-1.msh`` in ``logs/`` is a model;
+#: its text files and metric arrays are the log they seem).
 WEAK_CONTEXTS = frozenset({Context.GENERIC, Context.RUN, Context.MODEL})
 CONTAINER_EXTENSIONS = frozenset({"", ".zip", ".pkl", ".pickle", ".joblib", ".bin", ".dat",
                                   ".npz", ".h5", ".hdf5", ".cbm", ".ubj", ".model", ".tar"})
+#: What runs write as their records: text, tables, pages, metric arrays, compressed logs.
+RECORD_FORMATS = frozenset({".txt", ".log", ".out", ".err", ".json", ".jsonl", ".csv", ".tsv",
+                            ".yaml", ".yml", ".md", ".html", ".htm", ".svg", ".xml", ".toml",
+                            ".ini", ".cfg", ".npy", ".pb", ".gz", ".txt.gz", ".pdf"})
 
 
 def guessed_default(ctx: Context, ext: str) -> int:
     """The code of a file no rule knows in ``ctx`` (``ext`` lower case, dot included):
     the context's default, marked WEAK where it is only a guess."""
     default = int(DEFAULT_CATEGORY[ctx])
-    if ctx in WEAK_CONTEXTS or (ctx == Context.LOG and ext in CONTAINER_EXTENSIONS):
+    if ctx in WEAK_CONTEXTS or (ctx == Context.LOG and (
+            ext in CONTAINER_EXTENSIONS or ext not in RECORD_FORMATS)):
         return default | WEAK
     return default
 
