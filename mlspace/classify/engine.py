@@ -32,6 +32,7 @@ from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
 from mlspace.classify.pointed_saves import mark_pointed_saves
 from mlspace.classify.readers.headers import is_core_dump, is_tracker_db
 from mlspace.classify.refuted import refute_folders
+from mlspace.classify.report_sites import mark_report_sites
 from mlspace.classify.rules import (
     CONTEXTS,
     CORE_DUMP,
@@ -46,6 +47,7 @@ from mlspace.classify.rules import (
     FileTable,
     guessed_default,
 )
+from mlspace.classify.sidecars import mark_sidecars
 from mlspace.scan import Snapshot
 from mlspace.scan.listing import Listing
 from mlspace.scan.walker import KIND_DIR
@@ -151,6 +153,8 @@ class EntryClassifier:
                                     self.compiled, np.concatenate(self.guessing_rows))
         mark_pointed_saves(snapshot, categories, contexts, rules, self.compiled)
         mark_loader_caches(snapshot, categories, contexts, rules, self.compiled, self.row_names)
+        mark_report_sites(snapshot, categories, contexts, rules, self.compiled)
+        mark_sidecars(snapshot, categories, contexts)
         _categorise_folders(snapshot, categories, contexts)
         return Classification(contexts, rules, categories, tuple(self.row_names), report)
 

@@ -31,7 +31,8 @@ from mlspace.scan import Snapshot
 
 #: Extensions of text files (and none: a tool's counters and markers are text).
 TEXT_EXTENSIONS = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv", ".txt",
-                             ".log", ".out", ".err", ".cfg", ".ini", ".toml", ".xml", ""})
+                             ".log", ".out", ".err", ".cfg", ".ini", ".toml", ".xml", ".html",
+                             ".htm", ""})
 #: A record of a run is small; a guessed data file larger than this stays data.
 RECORD_MAX_BYTES = 16 * 2**20
 #: Records a run keeps as data files (configs in YAML beside a model stay configs).
@@ -154,6 +155,10 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             # A table in a folder named for a run's results (results/, metrics/, eval/,
             # benchmarks/) is what the run measured, not data to train on: read, it is
             # a table either way.
+            verdicts[at] = Category.LOG
+        elif ext in _REPORT_EXTENSIONS and records_folder and said != Category.DEBUG:
+            # A page rendered in a folder named for a run's results or reports is the
+            # run's report (an explainer's explanations/, an evaluation's report.html).
             verdicts[at] = Category.LOG
         elif at == chosen and said is not None:
             verdicts[at] = said

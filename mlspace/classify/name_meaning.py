@@ -103,7 +103,7 @@ RECORD_WORDS = frozenset({
     "evaluations", "log", "logs", "stats", "statistics", "scores", "losses", "loss", "error",
     "errors", "curve", "curves", "monitor", "summary", "experiment", "messages", "events",
     "records", "trial", "trials", "oracle", "tuner", "study", "leaderboard", "timings",
-    "benchmark", "benchmarks",
+    "benchmark", "benchmarks", "report", "reports", "explanation", "explanations",
 })
 #: Words of a pickle's name that say it is a search's own state (an evolutionary
 #: search's population, a tuner's optimizer or sampler): saved to resume the search, it

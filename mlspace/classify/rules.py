@@ -131,6 +131,7 @@ EVIDENCE_RULES = {
         DirRule("evidence-loader-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-digest-cache", Context.CACHE, artifact="cache"),
         DirRule("evidence-shards", Context.DATASET, artifact="dataset"),
+        DirRule("evidence-report-site", Context.LOG, artifact="log"),
     )
 }
 
