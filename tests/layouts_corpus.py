@@ -2,7 +2,7 @@
 workspaces, and the checkpoints each tool itself called best or latest.
 
 Each tool has a folder tests/corpus/<set>/<tool>/ (sets: ``dev``, to tune on, ``heldout`` to
-``heldout7``, each kept apart for one round and tuned on since, and ``heldout8``, kept apart
+``heldout8``, each kept apart for one round and tuned on since, and ``heldout9``, kept apart
 so that it measures first contact): ``make_fixtures.py`` runs the
 tool and writes ``capture.json`` (tests/corpus/capture.py: what the tool wrote, small files
 verbatim, big ones as their size with their real first and last bytes) and ``expected.json``
@@ -32,7 +32,7 @@ from mlspace.classify import Inventory
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8")
+        "heldout8", "heldout9")
 
 #: A word in a file or folder name that protects a checkpoint at every risk level (issue 27).
 PROTECTED_WORD = re.compile(r"(?i)(?<![a-z])(best|last|latest|final|top-?k|top\d+)(?![a-z])")

@@ -34,8 +34,12 @@ RESUME_STATE = re.compile(
 
 
 def _series_label(inv: Inventory, s: Series) -> str:
+    """The run's name (else the folder's), and the config where the folder's saves are
+    several configs' series (classify.save_kinds.config_ids: ``series:<path>#<id>``)."""
     run = inv.run_by_id.get(s.run or "")
-    return run.name if run else os.path.basename(s.path)
+    label = run.name if run else os.path.basename(s.path)
+    config = s.id.removeprefix(f"series:{s.path}").removeprefix("#files").removeprefix("#")
+    return f"{label}, config {config}" if config else label
 
 
 # ------------------------------------------------------------------ checkpoint retention
@@ -182,7 +186,8 @@ def _retention_story(inv: Inventory, s: Series, settings: AdviceSettings, kept: 
     metric = f" by {s.best_metric}" if s.best_metric else ""
     title = f"Keep best {keep_best} + latest {keep_latest} of {label}"
     # What stays is named, each with how it is known, once.
-    reason = (f"{fmt.plural(len(drop), 'checkpoint')} of {label} that are neither among the best "
+    are = "is" if len(drop) == 1 else "are"
+    reason = (f"{fmt.plural(len(drop), 'checkpoint')} of {label} that {are} neither among the best "
               f"{keep_best}{metric} nor the latest {keep_latest}. "
               f"Kept: {_why_kept(inv, s, kept, settings)}.")
     released = [a.name for a in drop if a.id in set(s.tool_kept)]

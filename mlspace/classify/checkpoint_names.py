@@ -177,7 +177,10 @@ _TEXT_SUFFIXES = (".json", ".jsonl", ".yaml", ".yml", ".txt", ".csv", ".tsv", ".
 _PREFIXED_RESUME_STATE = re.compile(
     r"[_\-](?:optimizer|scheduler|scaler|rng_state)(?:_\d+)?\.(?:pt|pth|bin)$")
 _GENERIC_STEP = re.compile(r"(?:^|[_\-.])(?:step|global_step|iter|iteration|it)[_\-=]?(\d+)", re.I)
-_GENERIC_EPOCH = re.compile(r"(?:^|[_\-.])(?:epoch|ep|e)[_\-=]?(\d+)", re.I)
+#: A bare ``e`` orders a save only as a token of its own with a few digits (``_e27``): the
+#: start of a hex digest (``e009700001_e3``, ``e12ee4c859``) is a config's id, no epoch.
+_GENERIC_EPOCH = re.compile(
+    r"(?:^|[_\-.])(?:epoch|ep|e(?=[_\-=]?\d{1,6}(?:$|[_\-.])))[_\-=]?(\d+)", re.I)
 #: A number standing alone between separators (``ckpt_5``, ``model-0003``, ``net.12``): the
 #: order of a save when no word names it. ``resnet50`` or ``model_v2`` are names, not orders.
 _ORDINAL_TOKEN = re.compile(r"(?:^|[_\-.])(\d+)(?=$|[_\-.])")

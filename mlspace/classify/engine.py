@@ -29,7 +29,7 @@ from mlspace.classify.media import (
 )
 from mlspace.classify.name_rules import file_codes
 from mlspace.classify.names import ExtensionGroups, NameColumns, NameSet
-from mlspace.classify.pointed_saves import mark_pointed_saves
+from mlspace.classify.pointed_saves import mark_numbered_saves, mark_pointed_saves
 from mlspace.classify.readers.headers import is_core_dump, is_tracker_db
 from mlspace.classify.refuted import refute_folders
 from mlspace.classify.report_sites import mark_report_sites
@@ -118,7 +118,7 @@ class EntryClassifier:
         ruled = (name_codes >= 0) & (listing.kind[named] != KIND_DIR)
         codes[named[ruled]] = name_codes[ruled]
         _resolve_by_name(listing, names, self.compiled, entry_ctx, codes)
-        _resolve_media(listing, contexts, parents, codes)
+        _resolve_media(listing, contexts, parents, codes, self.row_names)
         data, ext_bytes = _dataset_files(codes, groups)
         augmented = names.tagged_before_end(data, ext_bytes, b"_aug", _AUG_DIGITS)
         codes[data[augmented]] = Category.AUGMENTED
@@ -152,6 +152,7 @@ class EntryClassifier:
             report = apply_evidence(snapshot, categories, guessed, contexts, rules,
                                     self.compiled, np.concatenate(self.guessing_rows))
         mark_pointed_saves(snapshot, categories, contexts, rules, self.compiled)
+        mark_numbered_saves(snapshot, categories, contexts, rules, self.compiled)
         mark_loader_caches(snapshot, categories, contexts, rules, self.compiled, self.row_names)
         mark_report_sites(snapshot, categories, contexts, rules, self.compiled)
         mark_sidecars(snapshot, categories, contexts)
@@ -341,8 +342,9 @@ def _dataset_files(codes: np.ndarray, groups: ExtensionGroups) -> tuple[np.ndarr
 
 
 def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,
-                   codes: np.ndarray) -> None:
-    """Images and audio, folder by folder (media.folder_media_category)."""
+                   codes: np.ndarray, row_names: list[str]) -> None:
+    """Images and audio, folder by folder (media.folder_media_category), given each folder
+    row's name."""
     media = np.flatnonzero(codes == MEDIA)
     if not len(media):
         return
@@ -360,9 +362,9 @@ def _resolve_media(listing: Listing, contexts: np.ndarray, parents: np.ndarray,
     picks = np.repeat(starts - first_taken, take) + np.arange(int(take.sum()))
     names = listing.names_of(media[picks])
     folder_codes = [
-        folder_media_category(ctx, n, names[at : at + k])
-        for ctx, n, at, k in zip(folder_ctx, counted, first_taken.tolist(), take.tolist(),
-                                 strict=True)
+        folder_media_category(ctx, n, names[at : at + k], row_names[row] if row >= 0 else "")
+        for ctx, n, at, k, row in zip(folder_ctx, counted, first_taken.tolist(), take.tolist(),
+                                      rows[starts].tolist(), strict=True)
     ]
     codes[media] = np.repeat(np.array(folder_codes, dtype=np.int16), counts)
 

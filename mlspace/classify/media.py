@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from mlspace.classify.categories import Category
-from mlspace.classify.name_meaning import says_figure
+from mlspace.classify.name_meaning import is_numbered_sample, says_figure, says_figure_folder
 from mlspace.classify.rules import Context
 
 #: Fewer media files than this in a plain folder are documents or figures, not a dataset.
@@ -42,16 +42,19 @@ def needs_sample(ctx: Context, count: int) -> bool:
     return ctx not in _FIXED and (count >= DATASET_MIN_FILES or ctx != Context.DATASET)
 
 
-def folder_media_category(ctx: Context, count: int, sample: list[str]) -> Category:
+def folder_media_category(ctx: Context, count: int, sample: list[str], folder: str = ""
+                          ) -> Category:
     """What ``count`` media files of one folder are; ``sample`` holds the first few names
     when needs_sample() says so. Outside a folder a rule calls a dataset, images mostly
-    named for what they show (``roc_curve.png``, ``confusion_matrix.png``) are the figures
-    a run drew of itself: its record."""
+    named for what they show (``roc_curve.png``, ``confusion_matrix.png``), or kept in a
+    ``folder`` named for figures (scanpy's ``figures/umap_leiden.png``), are the figures a
+    run drew of itself: its record. Pictures numbered like samples stay data."""
     if ctx in _FIXED:
         return _FIXED[ctx]
     sample = sample[:SAMPLE_SIZE]
-    if ctx != Context.DATASET and sample and \
-            2 * sum(says_figure(name) for name in sample) > len(sample):
+    if ctx != Context.DATASET and sample and (
+            2 * sum(says_figure(name) for name in sample) > len(sample)
+            or (says_figure_folder(folder) and not any(is_numbered_sample(n) for n in sample))):
         return Category.LOG
     if count < DATASET_MIN_FILES:
         return Category.DATASET if ctx == Context.DATASET else Category.OTHER

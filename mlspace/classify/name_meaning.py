@@ -191,7 +191,20 @@ _SAMPLE_NUMBER = re.compile(r"\d{3}")
 def says_figure(name: str) -> bool:
     """An image named for what it shows (``roc_curve.png``, ``features_heatmap.png``) and
     not numbered like a sample (``chart_00012.png`` is one of a dataset of charts)."""
-    return not FIGURE_WORDS.isdisjoint(words_of(name)) and not _SAMPLE_NUMBER.search(name)
+    return not FIGURE_WORDS.isdisjoint(words_of(name)) and not is_numbered_sample(name)
+
+
+def is_numbered_sample(name: str) -> bool:
+    return _SAMPLE_NUMBER.search(name) is not None
+
+
+#: Words of a folder's name that say it holds figures (figures/, plots/, umap_plots/).
+FIGURE_FOLDER_WORDS = frozenset({"figures", "figs", "plots", "charts", "visualizations",
+                                 "visualisations"})
+
+
+def says_figure_folder(name: str) -> bool:
+    return not FIGURE_FOLDER_WORDS.isdisjoint(words_of(name))
 
 
 def says_search_state(name: str) -> bool:

@@ -11,6 +11,7 @@ no series protects. The pointer is read through mlspace.safe_read, at most POINT
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -81,6 +82,35 @@ def _pointed(folder: str, pointers: list[str], subfolders: dict[str, int]) -> st
         if name in subfolders:
             return name
     return None
+
+
+def mark_numbered_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray,
+                        dir_rules: np.ndarray, compiled: CompiledRules) -> None:
+    """In a folder of checkpoints, numbered subfolders no rule named that hold the same names,
+    a checkpoint file among them (an experiment tracker's ``checkpoints/<step>/`` with its
+    ``model.pth`` and ``info.json``), are the saves of one series: each is one checkpoint,
+    so what lies beside the weights is part of the save, not a file of its own to dedupe."""
+    rule = compiled.evidence["evidence-numbered-saves"]
+    plain = np.flatnonzero((contexts == Context.CHECKPOINTS) & (dir_rules < 0))
+    parents = snapshot.dir_parent[plain]
+    for parent in np.unique(parents[parents >= 0]).tolist():
+        if CONTEXTS[contexts[parent]] != Context.CHECKPOINTS:
+            continue
+        numbered = {name: sub for name, sub in
+                    _plain_subfolders(snapshot, parent, contexts, dir_rules).items()
+                    if _NUMBERED.fullmatch(name)}
+        sets: dict[frozenset[str], list[int]] = {}
+        for sub in numbered.values():
+            sets.setdefault(frozenset(snapshot.child_names(sub)), []).append(sub)
+        for subs in sets.values():
+            if len(subs) >= 2 and _holds_checkpoint_file(snapshot, subs[0], categories):
+                for sub in subs:
+                    make_unit(snapshot, sub, categories, contexts, dir_rules, rule,
+                              Context.CHECKPOINT_UNIT)
+
+
+#: A save folder's name that numbers it: ``300``, ``step_300``, ``ckpt-0042``.
+_NUMBERED = re.compile(r"(?:.+[_\-])?\d+")
 
 
 def _holds_checkpoint_file(snapshot: Snapshot, row: int, categories: np.ndarray) -> bool:

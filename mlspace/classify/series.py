@@ -35,7 +35,12 @@ from mlspace.classify.readers.records import (
 )
 from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.record_files import member_record_names, record_names
-from mlspace.classify.save_kinds import PROTECTED_ROLES, is_fixed_name_save, is_named_version
+from mlspace.classify.save_kinds import (
+    PROTECTED_ROLES,
+    is_fixed_name_save,
+    is_named_version,
+    split_by_config,
+)
 from mlspace.classify.series_copies import copied_out
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
 from mlspace.classify.series_lightning import read_lightning_facts
@@ -69,20 +74,23 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
     next to the final ``save_model()`` weights) are two series: the final model is not an
     older step of the run to be rotated away.
     """
-    by_folder: dict[tuple[int, bool], list[Candidate]] = {}
+    by_folder: dict[tuple[int, bool, str], list[Candidate]] = {}
     for found in checkpoints:
-        by_folder.setdefault((found.parent_row, found.is_dir), []).append(found)
+        by_folder.setdefault((found.parent_row, found.is_dir, ""), []).append(found)
+    by_folder = split_by_config(by_folder)
     # The files worth reading as records in each checkpoint folder, looked up all at once.
     records_in = dict(zip((c.path for c in checkpoints),
                           member_record_names(snapshot, [c.entries[0] for c in checkpoints]),
                           strict=True))
     copies = copied_out(checkpoints)
     all_series, artifacts = [], []
-    for (row, is_dir), found in by_folder.items():
+    for (row, is_dir, config), found in by_folder.items():
         folder = snapshot.dir_path(row)
         series_id = f"series:{folder}"
-        if not is_dir and (row, True) in by_folder:
+        if not is_dir and any(k[:2] == (row, True) for k in by_folder):
             series_id += "#files"
+        if config:
+            series_id += f"#{config}"
         children = set(snapshot.child_names(row))
         # Records are read from what is here: an archived checkpoint's pointer is never
         # followed to the cold tier (classify.archived).
@@ -353,7 +361,12 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
         return None, "no complete checkpoint", pointed
     stepped = [m for m in numbered if m.step is not None or m.epoch is not None]
     if stepped:
-        chosen = stepped[-1]
+        # A best kept beside the periodic saves may share the newest one's step (Sample
+        # Factory writes best_<step>_..._reward_<r>.pth when checkpoint_<step>.pth is the
+        # newest): the latest is the periodic save, which the tool resumes from.
+        top = _number(stepped[-1])
+        plain = [m for m in stepped if m.role is None and _number(m) == top]
+        chosen = plain[-1] if plain else stepped[-1]
         what = f"step {chosen.step}" if chosen.step is not None else f"epoch {chosen.epoch}"
         return chosen, f"highest {what.split()[0]} ({what.split()[1]})", pointed
     chosen = max(numbered, key=lambda m: m.newest_mtime)

@@ -1,9 +1,10 @@
 """A tool's hidden bookkeeping beside a person's files: a hidden file named after a file
 beside it plus one more suffix (a pipeline's ``.clean.csv.metadata`` beside ``clean.csv``:
-when and from what source it was made), and a hidden ``dbm`` database (a task runner's
-``.doit.db.dat`` with its ``.dir`` and ``.bak``). Both are the tool's state, rebuilt by
-running the tool again: a cache, whatever the words of the name beside them say (a
-sidecar of ``model.npz`` is no model).
+when and from what source it was made), a hidden ``dbm`` database (a task runner's
+``.doit.db.dat`` with its ``.dir`` and ``.bak``), and the lock a tool takes on a file beside
+it (``orion_db.pkl.lock``). All are the tool's state, rebuilt by running the tool again: a
+cache, whatever the words of the name beside them say (a sidecar of ``model.npz`` is no
+model).
 
 A person does not name their own files so: the leading dot hides them on purpose, and the
 name points at what they describe. Only small files are taken (a tool's notes, not a
@@ -29,9 +30,12 @@ _LOOSE = frozenset({Context.GENERIC, Context.RUN, Context.LOG})
 
 
 def mark_sidecars(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarray) -> None:
-    """Make every hidden sidecar and hidden dbm database a cache (``categories`` in place)."""
+    """Make every hidden sidecar, hidden dbm database and sibling's lock a cache
+    (``categories`` in place)."""
     by_row: dict[int, list[int]] = {}
-    for entry in _hidden_files(snapshot).tolist():
+    locks = snapshot.names_containing(b".lock")
+    locks = locks[snapshot.kind[locks] != KIND_DIR]
+    for entry in np.union1d(_hidden_files(snapshot), locks).tolist():
         by_row.setdefault(snapshot.parent_row(entry), []).append(entry)
     for row, hidden in by_row.items():
         if row < 0 or CONTEXTS[contexts[row]] not in _LOOSE:
@@ -40,7 +44,8 @@ def mark_sidecars(snapshot: Snapshot, categories: np.ndarray, contexts: np.ndarr
         for entry in hidden:
             name = snapshot.name(entry)
             if int(snapshot.apparent[entry]) <= MAX_SIDECAR_BYTES and (
-                    _names_a_sibling(name, names) or _dbm_part(name, names)):
+                    _names_a_sibling(name, names) or _dbm_part(name, names)
+                    or _locks_a_sibling(name, names)):
                 categories[entry] = Category.CACHE
 
 
@@ -58,6 +63,12 @@ def _names_a_sibling(name: str, names: set[str]) -> bool:
     """``.<sibling>.<suffix>`` beside a visible ``<sibling>``."""
     stem, dot, suffix = name[1:].rpartition(".")
     return bool(dot and stem and suffix) and not stem.startswith(".") and stem in names
+
+
+def _locks_a_sibling(name: str, names: set[str]) -> bool:
+    """``<sibling>.lock`` beside ``<sibling>``: the lock a tool holds while it writes it (a
+    search's ``orion_db.pkl.lock``). A project's ``poetry.lock`` locks no file beside it."""
+    return name.endswith(".lock") and name[: -len(".lock")] in names
 
 
 def _dbm_part(name: str, names: set[str]) -> bool:
