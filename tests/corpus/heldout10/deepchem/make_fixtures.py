@@ -9,7 +9,7 @@ a ``model_dir``, keeping the best model by validation RMS with ``ValidationCallb
     python3.11 -m venv /tmp/h9/deepchem/venv
     /tmp/h9/deepchem/venv/bin/pip install torch==2.13.0 (the CPU build)
     /tmp/h9/deepchem/venv/bin/pip install deepchem
-    /tmp/h9/deepchem/venv/bin/python tests/corpus/heldout9/deepchem/make_fixtures.py
+    /tmp/h9/deepchem/venv/bin/python tests/corpus/heldout10/deepchem/make_fixtures.py
 
 ``python featurize.py`` (ECFP4, 256 bits, shards of 64 molecules, into
 ``featurized/ecfp256/``; random 80/10/10 split, ``NormalizationTransformer`` on y, into
@@ -20,6 +20,7 @@ steps, 3 kept, in ``models/mtr_ecfp/``; validation every 10 steps, written to
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -102,6 +103,8 @@ def _run(script: str) -> str:
 
 
 def run(work: Path) -> list[dict[str, object]]:
+    import torch
+
     _molecules(Path("data/solubility.csv"))
     Path("featurize.py").write_text(FEATURIZE)
     Path("train.py").write_text(TRAIN)
@@ -109,18 +112,26 @@ def run(work: Path) -> list[dict[str, object]]:
     _run("featurize.py")
     lines = dict(line.split(" ", 1) for line in _run("train.py").splitlines()
                  if line.startswith(("checkpoints", "best checkpoints")))
-    latest = eval(lines["checkpoints"])[0]  # noqa: S307  (a printed list of paths)
-    best = eval(lines["best"].removeprefix("checkpoints "))[0]  # noqa: S307
+    kept = ast.literal_eval(lines["checkpoints"])
+    latest = kept[0]
+    best = ast.literal_eval(lines["best"].removeprefix("checkpoints "))[0]
     assert latest == "models/mtr_ecfp/checkpoint1.pt", latest
     assert best == "models/mtr_ecfp/best/checkpoint1.pt", best
+    steps = {p: torch.load(p, weights_only=True)["global_step"] for p in kept + [best]}
+    assert steps[latest] == max(steps.values()), steps
+    scores = {int(line.split()[1]): float(line.split("=")[1])
+              for line in Path("logs/validation.log").read_text().splitlines()}
+    assert steps[best] == min(scores, key=scores.__getitem__), (steps, scores)
     return [{"run": "python train.py", "best": best, "latest": latest,
              "evidence": "model.get_checkpoints() printed "
-                         f"{eval(lines['checkpoints'])}; deepchem's save_checkpoint renames "  # noqa: S307
-                         "older files up (checkpoint1.pt is always the newest, the one "
-                         "restore() loads by default); ValidationCallback(save_dir="
+                         f"{kept}; deepchem's save_checkpoint renames older files up "
+                         "(checkpoint1.pt is always the newest, the one restore() loads by "
+                         f"default; its global_step {steps[latest]} is the last step); "
+                         "ValidationCallback(save_dir="
                          "'models/mtr_ecfp/best') saves on each new best validation rms, so "
                          "its newest, get_checkpoints('models/mtr_ecfp/best')[0] = "
-                         f"{best}, is the best (logs/validation.log has the scores)"}]
+                         f"{best}, is the best: its global_step {steps[best]} is the step "
+                         "of the lowest rms_score in logs/validation.log"}]
 
 
 def label(path: str) -> str:
