@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from mlspace.classify.artifacts import Candidate, symlink_target_name
 from mlspace.classify.metrics import direction
 from mlspace.classify.model import Artifact, Series, build, evolve
+from mlspace.classify.name_meaning import protected_role
 from mlspace.classify.readers.records import (
     read_best_k_models,
     read_pointer,
@@ -147,6 +148,11 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
     protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
+    if protected_role(os.path.basename(folder)) is not None:
+        # A folder named best (or last, final) holds what a tool kept as such, in a rotation
+        # of its own (DeepChem's best/checkpoint1..5.pt): every save in it is kept.
+        protected |= {m.id for m in members}
+        best_reason += f"; every save in {os.path.basename(folder)}/ is kept, as its name says"
     if latest is not None and latest.role is None and _number(latest) is not None:
         # What was saved at the latest step is the latest save, all of it: two models of
         # one save (NeuralForecast's NHITS_0 and MLP_0) are no older and newer.
@@ -367,10 +373,22 @@ def _latest(folder: str, children: set[str], members: list[Artifact],
         top = _number(stepped[-1])
         plain = [m for m in stepped if m.role is None and _number(m) == top]
         chosen = plain[-1] if plain else stepped[-1]
+        if _numbered_by_recency(stepped):
+            chosen = stepped[0]
+            return chosen, f"newest file ({chosen.name}: its number counts back from the " \
+                "newest save)", pointed
         what = f"step {chosen.step}" if chosen.step is not None else f"epoch {chosen.epoch}"
         return chosen, f"highest {what.split()[0]} ({what.split()[1]})", pointed
     chosen = max(numbered, key=lambda m: m.newest_mtime)
     return chosen, "newest file (no step recorded)", pointed
+
+
+def _numbered_by_recency(ordered: list[Artifact]) -> bool:
+    """Whether saves ordered by their number were each written at least a second after the
+    next one: the number is how many saves back it is (DeepChem's checkpoint1.pt is the
+    newest, renamed to checkpoint2.pt at the next save), not a step."""
+    times = [m.newest_mtime for m in ordered]
+    return len(times) >= 2 and all(a >= b + 1 for a, b in zip(times, times[1:], strict=False))
 
 
 def _megatron_tag(text: str) -> str:

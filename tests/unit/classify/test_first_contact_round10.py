@@ -111,3 +111,26 @@ def test_figures_single_cell_data_and_a_files_lock(tmp_path: Path) -> None:
     assert got["write/pbmc3k.h5ad"] == "dataset"
     assert got["orion_db.pkl.lock"] == "cache"
     assert got["poetry.lock"] != "cache"
+
+
+def test_a_folder_named_best_keeps_every_save_and_a_recency_number_counts_back(
+        tmp_path: Path) -> None:
+    """DeepChem's TorchModel: models/<name>/checkpoint1.pt is the newest save (each save
+    renames checkpoint<k> to checkpoint<k+1>), and its best-model callback keeps its own
+    rotation in best/. Found in heldout10 at first contact."""
+    import os
+
+    weights = Sparse(205_037, b"PK\x03\x04" + b"\x00" * 26 + b"archive/data.pkl")
+    spec: dict[str, object] = {f"models/mtr/checkpoint{k}.pt": weights for k in (1, 2, 3)}
+    spec |= {f"models/mtr/best/checkpoint{k}.pt": weights for k in range(1, 6)}
+    root = make(tmp_path / "ws", spec)
+    for k in (1, 2, 3):  # checkpoint1 written last, a minute after checkpoint2
+        when = 1_764_750_000 - 60 * k
+        os.utime(root / f"models/mtr/checkpoint{k}.pt", (when, when))
+    inv = inventory_of(root)
+    series = next(s for s in inv.series if s.path == str(root / "models/mtr"))
+    assert series.latest == f"checkpoint:{root}/models/mtr/checkpoint1.pt"
+    touched = _touched(inv)
+    assert not {p for p in touched if "/best/" in p}
+    assert str(root / "models/mtr/checkpoint1.pt") not in touched
+    assert str(root / "models/mtr/checkpoint3.pt") in touched
