@@ -2,7 +2,7 @@
 workspaces, and the checkpoints each tool itself called best or latest.
 
 Each tool has a folder tests/corpus/<set>/<tool>/ (sets: ``dev``, to tune on, ``heldout`` to
-``heldout8``, each kept apart for one round and tuned on since, and ``heldout9``, kept apart
+``heldout9``, each kept apart for one round and tuned on since, and ``heldout10``, kept apart
 so that it measures first contact): ``make_fixtures.py`` runs the
 tool and writes ``capture.json`` (tests/corpus/capture.py: what the tool wrote, small files
 verbatim, big ones as their size with their real first and last bytes) and ``expected.json``
