@@ -82,12 +82,20 @@ def mount_tmpfs(where: Path, size: str, options: str = "") -> None:
     ``mode``); skip the test where that is not possible (not root, no mount)."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("mounting a tmpfs needs root")
+    refused = try_mount_tmpfs(where, size, options)
+    if refused is not None:
+        pytest.skip(f"cannot mount a tmpfs here: {refused}")
+
+
+def try_mount_tmpfs(where: Path, size: str, options: str = "") -> str | None:
+    """Mount a tmpfs at ``where`` (made when missing); None when mounted, else why not."""
     where.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return "mounting a tmpfs needs root"
     done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(filter(None, [
         f"size={size}", options])), "tmpfs", str(where)],
                           capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    return None if done.returncode == 0 else done.stderr.strip()
 
 
 def unmount(where: Path) -> None:

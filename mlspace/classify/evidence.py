@@ -144,13 +144,13 @@ def _numbered_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np.nda
                    for r in rows}
         for name in repeated_member_sets({n: m for n, (_, m) in members.items()}):
             row = members[name][0]
-            if row in holders and not _holds_run_records(snapshot, row, categories,
+            if row in holders and not holds_run_records(snapshot, row, categories,
                                                          contexts):
                 make_unit(snapshot, row, categories, contexts, dir_rules, rule,
                            Context.CHECKPOINT_UNIT)
 
 
-def _holds_run_records(snapshot: Snapshot, row: int, categories: np.ndarray,
+def holds_run_records(snapshot: Snapshot, row: int, categories: np.ndarray,
                        contexts: np.ndarray) -> bool:
     """A folder holding logs (a job's output, a tracker's folder) is a run, not a save:
     numbered runs of a sweep are never a series to thin out."""

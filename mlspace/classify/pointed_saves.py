@@ -16,9 +16,11 @@ import re
 import numpy as np
 
 from mlspace.classify.categories import Category
+from mlspace.classify.evidence import holds_run_records
 from mlspace.classify.folder_units import make_unit
 from mlspace.classify.readers.records import read_text
 from mlspace.classify.rules import CONTEXTS, CompiledRules, Context
+from mlspace.classify.structure import repeated_member_sets
 from mlspace.scan import Snapshot
 from mlspace.scan.walker import KIND_DIR
 
@@ -96,21 +98,20 @@ def mark_numbered_saves(snapshot: Snapshot, categories: np.ndarray, contexts: np
     for parent in np.unique(parents[parents >= 0]).tolist():
         if CONTEXTS[contexts[parent]] != Context.CHECKPOINTS:
             continue
-        numbered = {name: sub for name, sub in
-                    _plain_subfolders(snapshot, parent, contexts, dir_rules).items()
-                    if _NUMBERED.fullmatch(name)}
-        sets: dict[frozenset[str], list[int]] = {}
-        for sub in numbered.values():
-            sets.setdefault(frozenset(snapshot.child_names(sub)), []).append(sub)
-        for subs in sets.values():
-            if len(subs) >= 2 and _holds_checkpoint_file(snapshot, subs[0], categories):
-                for sub in subs:
-                    make_unit(snapshot, sub, categories, contexts, dir_rules, rule,
-                              Context.CHECKPOINT_UNIT)
+        subfolders = _plain_subfolders(snapshot, parent, contexts, dir_rules)
+        saves = repeated_member_sets({name: frozenset(snapshot.child_names(sub))
+                                      for name, sub in subfolders.items()
+                                      if _STEP_NAMED.fullmatch(name)})
+        for name in saves:
+            if _holds_checkpoint_file(snapshot, subfolders[name], categories) and \
+                    not holds_run_records(snapshot, subfolders[name], categories, contexts):
+                make_unit(snapshot, subfolders[name], categories, contexts, dir_rules, rule,
+                          Context.CHECKPOINT_UNIT)
 
 
-#: A save folder's name that numbers it: ``300``, ``step_300``, ``ckpt-0042``.
-_NUMBERED = re.compile(r"(?:.+[_\-])?\d+")
+#: A save folder named by a whole step: ``300``, ``step_300``, ``ckpt-0042``. Not
+#: ``lr-0.05``: a run of a sweep, named by its setting, is no save of a series.
+_STEP_NAMED = re.compile(r"(?:[A-Za-z]+[_\-]?)?\d+")
 
 
 def _holds_checkpoint_file(snapshot: Snapshot, row: int, categories: np.ndarray) -> bool:

@@ -31,8 +31,6 @@ from mlspace.classify.model import Artifact, Series, build, evolve
 from mlspace.classify.name_meaning import protected_role
 from mlspace.classify.readers.records import (
     read_best_k_models,
-    read_pointer,
-    read_tf_checkpoint_state,
 )
 from mlspace.classify.readers.shape_records import ShapeFacts, read_shape_records
 from mlspace.classify.record_files import member_record_names, record_names
@@ -44,6 +42,12 @@ from mlspace.classify.save_kinds import (
 )
 from mlspace.classify.series_copies import copied_out
 from mlspace.classify.series_hf import HfFacts, hf_best, hf_recorded, read_hf_facts
+from mlspace.classify.series_latest import (
+    latest_save,
+    numbered_by_recency,
+    save_number,
+    stepped_saves,
+)
 from mlspace.classify.series_lightning import read_lightning_facts
 from mlspace.classify.series_ray import RAY_TOOLS, read_ray_facts
 from mlspace.classify.series_scores import best_by_metric, named_with_score
@@ -85,10 +89,11 @@ def build_series(snapshot: Snapshot, checkpoints: list[Candidate], run_ids: dict
                           strict=True))
     copies = copied_out(checkpoints)
     all_series, artifacts = [], []
+    folder_saves = {row for row, is_dir, _ in by_folder if is_dir}
     for (row, is_dir, config), found in by_folder.items():
         folder = snapshot.dir_path(row)
         series_id = f"series:{folder}"
-        if not is_dir and any(k[:2] == (row, True) for k in by_folder):
+        if not is_dir and row in folder_saves:
             series_id += "#files"
         if config:
             series_id += f"#{config}"
@@ -127,7 +132,7 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
     members = _with_copies(snapshot, members)
     members.sort(key=_order_key)
     by_name = {m.name: m for m in members}
-    latest, latest_reason, pointed = _latest(folder, children, members, by_name, records.ranked)
+    latest, latest_reason, pointed = latest_save(folder, children, members, by_name, records.ranked)
     shape = records.shape
     if shape is not None and shape.latest in by_name and not pointed:
         latest, latest_reason = by_name[shape.latest], shape.latest_reason
@@ -148,16 +153,20 @@ def _one_series(snapshot: Snapshot, folder: str, children: set[str], series_id: 
         also_best |= {by_name[n].id for n in records.ranked.named if n in by_name}
     protected = {m.id for m in (latest, best) if m is not None} | pointed | also_best
     protected |= {m.id for m in members if m.role in PROTECTED_ROLES}
+    stepped = stepped_saves(members)
+    if numbered_by_recency(stepped):
+        protected.add(stepped[-1].id)  # the highest number, kept beside the newest (latest_save)
     if protected_role(os.path.basename(folder)) is not None:
         # A folder named best (or last, final) holds what a tool kept as such, in a rotation
         # of its own (DeepChem's best/checkpoint1..5.pt): every save in it is kept.
         protected |= {m.id for m in members}
         best_reason += f"; every save in {os.path.basename(folder)}/ is kept, as its name says"
-    if latest is not None and latest.role is None and _number(latest) is not None:
+    if latest is not None and latest.role is None and save_number(latest) is not None:
         # What was saved at the latest step is the latest save, all of it: two models of
         # one save (NeuralForecast's NHITS_0 and MLP_0) are no older and newer.
         protected |= {m.id for m in members if m.role is None and m.name != latest.name
-                      and _number(m) == _number(latest) and _stem_base(m) != _stem_base(latest)}
+                      and save_number(m) == save_number(latest)
+                      and _stem_base(m) != _stem_base(latest)}
     if len(members) > 1:
         protected |= {m.id for m in members if is_fixed_name_save(m) or is_named_version(m)}
     if best is None:
@@ -239,11 +248,6 @@ def _kept_by_tool(records: _Records, metric: str | None
     return (), False, False, ""
 
 
-def _number(m: Artifact) -> int | None:
-    """A save's step, else its epoch: what orders it in its series."""
-    return m.step if m.step is not None else m.epoch
-
-
 def _stem_base(m: Artifact) -> str:
     """A save's name without its digits: the same for every save of one series."""
     return "".join(c for c in m.name if not c.isdigit())
@@ -252,7 +256,7 @@ def _stem_base(m: Artifact) -> str:
 def _order_key(m: Artifact) -> tuple[float, float, bool, str]:
     """Oldest first: by step (or epoch), then time; a tool's best/last copy after the
     numbered one it equals, then by name."""
-    number = _number(m)
+    number = save_number(m)
     return (float(number) if number is not None else -1.0, m.newest_mtime, m.role is not None,
             m.name)
 
@@ -331,73 +335,6 @@ def _with_copies(snapshot: Snapshot, members: list[Artifact]) -> list[Artifact]:
                 copy_of, kind = twin.id, "same size"
         out.append(evolve(m, copy_of=copy_of, copy_kind=kind) if copy_of else m)
     return out
-
-
-def _latest(folder: str, children: set[str], members: list[Artifact],
-            by_name: dict[str, Artifact], facts: ToolFacts | None
-            ) -> tuple[Artifact | None, str, set[str]]:
-    """The latest checkpoint, why, and the ids the tools' pointers and records name."""
-    pointed: set[str] = set()
-    for record, tool in (("latest", "DeepSpeed"), ("last_checkpoint", "last_checkpoint file"),
-                         ("latest_checkpointed_iteration.txt", "Megatron tracker"),
-                         ("checkpoint", "TensorFlow checkpoint state")):
-        if record not in children:
-            continue
-        path = os.path.join(folder, record)
-        reader = read_tf_checkpoint_state if record == "checkpoint" else read_pointer
-        target = reader(path)
-        if target and record == "latest_checkpointed_iteration.txt":
-            target = _megatron_tag(target)
-        if target and target in by_name:
-            pointed.add(by_name[target].id)
-            return by_name[target], f"{tool} names {target}", pointed
-    if facts is not None and facts.latest in by_name:
-        return by_name[facts.latest], facts.latest_reason, pointed
-    for role, words in (("last", "named last by the tool"), ("final", "the final save")):
-        named = [m for m in members if m.role == role]
-        if named:
-            chosen = max(named, key=lambda m: m.newest_mtime)
-            if chosen.copy_kind == "symlink" and chosen.copy_of:
-                pointed.add(chosen.copy_of)
-                target = next(m for m in members if m.id == chosen.copy_of)
-                return target, f"{chosen.name} links to it", pointed | {chosen.id}
-            return chosen, f"{chosen.name}: {words}", pointed
-    numbered = [m for m in members if m.role != "partial"]
-    if not numbered:
-        return None, "no complete checkpoint", pointed
-    stepped = [m for m in numbered if m.step is not None or m.epoch is not None]
-    if stepped:
-        # A best kept beside the periodic saves may share the newest one's step (Sample
-        # Factory writes best_<step>_..._reward_<r>.pth when checkpoint_<step>.pth is the
-        # newest): the latest is the periodic save, which the tool resumes from.
-        top = _number(stepped[-1])
-        plain = [m for m in stepped if m.role is None and _number(m) == top]
-        chosen = plain[-1] if plain else stepped[-1]
-        if _numbered_by_recency(stepped):
-            chosen = stepped[0]
-            return chosen, f"newest file ({chosen.name}: its number counts back from the " \
-                "newest save)", pointed
-        what = f"step {chosen.step}" if chosen.step is not None else f"epoch {chosen.epoch}"
-        return chosen, f"highest {what.split()[0]} ({what.split()[1]})", pointed
-    chosen = max(numbered, key=lambda m: m.newest_mtime)
-    return chosen, "newest file (no step recorded)", pointed
-
-
-def _numbered_by_recency(ordered: list[Artifact]) -> bool:
-    """Whether saves ordered by their number were each written at least a second after the
-    next one: the number is how many saves back it is (DeepChem's checkpoint1.pt is the
-    newest, renamed to checkpoint2.pt at the next save), not a step."""
-    times = [m.newest_mtime for m in ordered]
-    return len(times) >= 2 and all(a >= b + 1 for a, b in zip(times, times[1:], strict=False))
-
-
-def _megatron_tag(text: str) -> str:
-    """Megatron's tracker holds an iteration number (or "release"): the folder it names.
-    Plain ASCII digits only ("²".isdigit() is true, int() refuses it) and few enough that
-    int() takes them."""
-    if text.isascii() and text.isdigit() and len(text) <= 18:
-        return f"iter_{int(text):07d}"
-    return text
 
 
 def _best(folder: str, children: set[str], members: list[Artifact], by_name: dict[str, Artifact],

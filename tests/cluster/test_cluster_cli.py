@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cleanup_helpers import unmount
+from cleanup_helpers import try_mount_tmpfs, unmount
 from cluster_helpers import assert_same_scan, group_alive, make_linked_tree, require_dask
 from terminal import read_all, read_until
 
@@ -144,10 +144,7 @@ def _in_memory_where_possible(where: Path) -> Iterator[Path]:
     """A tmpfs at ``where`` when this runs as root (as CI does), else a plain folder: the
     test's 150,000 files take about a second to make in memory and ten on a loaded disk,
     and only their number matters (the walk must still run when SIGINT comes)."""
-    where.mkdir(parents=True)
-    if os.geteuid() != 0 or subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(where)],
-            capture_output=True).returncode != 0:
+    if try_mount_tmpfs(where, "64m") is not None:
         yield where
         return
     try:

@@ -133,4 +133,19 @@ def test_a_folder_named_best_keeps_every_save_and_a_recency_number_counts_back(
     touched = _touched(inv)
     assert not {p for p in touched if "/best/" in p}
     assert str(root / "models/mtr/checkpoint1.pt") not in touched
-    assert str(root / "models/mtr/checkpoint3.pt") in touched
+    # The highest number is kept beside the newest: a copy may have refreshed older times.
+    assert str(root / "models/mtr/checkpoint3.pt") not in touched
+    assert str(root / "models/mtr/checkpoint2.pt") in touched
+
+
+def test_runs_of_a_sweep_in_a_checkpoints_folder_are_no_saves_of_one_series(
+        tmp_path: Path) -> None:
+    """checkpoints/lr-0.01/ and checkpoints/lr-0.05/ hold the same names, but they are two
+    runs named by their setting, each with its own saves."""
+    weights = Sparse(60_000, b"PK\x03\x04" + b"\x00" * 26 + b"archive/data.pkl")
+    root = make(tmp_path / "ws", {f"checkpoints/{run}/epoch_{e}.pt": weights
+                                  for run in ("lr-0.01", "lr-0.05") for e in range(3)})
+    inv = inventory_of(root)
+    for run in ("lr-0.01", "lr-0.05"):
+        series = next(s for s in inv.series if s.path == str(root / "checkpoints" / run))
+        assert series.latest == f"checkpoint:{root}/checkpoints/{run}/epoch_2.pt"
