@@ -58,19 +58,18 @@ def _worst(area: float, biggest: float, smallest: float, side: float) -> float:
 
 def _lay_row(row: list[tuple[int, float]], area: float, x: float, y: float, w: float,
              h: float, out: list[Rect]) -> tuple[float, float, float, float]:
-    """Place a row along the shorter side; return the space that remains."""
-    if w >= h:  # a column on the left
-        thickness = area / h if h else 0.0
-        offset = y
-        for i, a in row:
-            length = a / thickness if thickness else 0.0
-            out[i] = Rect(x, offset, thickness, length)
-            offset += length
-        return x + thickness, y, w - thickness, h
-    thickness = area / w if w else 0.0
-    offset = x
+    """Place a row along the shorter side; return the space that remains. A column on the
+    left when the space is wider than tall, else a row along the top: the same placement
+    with the axes swapped."""
+    across = w >= h  # a column on the left
+    along, start, side = (h, y, x) if across else (w, x, y)
+    thickness = area / along if along else 0.0
+    offset = start
     for i, a in row:
         length = a / thickness if thickness else 0.0
-        out[i] = Rect(offset, y, length, thickness)
+        out[i] = Rect(side, offset, thickness, length) if across else \
+            Rect(offset, side, length, thickness)
         offset += length
+    if across:
+        return x + thickness, y, w - thickness, h
     return x, y + thickness, w, h - thickness

@@ -163,13 +163,20 @@ def _add_plan_command(commands: argparse._SubParsersAction) -> None:
     add_apparent_argument(plan_cmd)
 
 
+def _add_acting_command(commands: argparse._SubParsersAction, name: str, about: str,
+                        apply_help: str) -> argparse.ArgumentParser:
+    """A command that rescans, re-plans and acts on the suggestions named by --apply."""
+    cmd = commands.add_parser(name, help=about)
+    add_scan_arguments(cmd)
+    add_advice_arguments(cmd)
+    cmd.add_argument("--apply", nargs="+", required=True, metavar="ID", help=apply_help)
+    return cmd
+
+
 def _add_clean_command(commands: argparse._SubParsersAction) -> None:
-    clean_cmd = commands.add_parser(
-        "clean", help="rescan, re-plan and move the named suggestions to the trash")
-    add_scan_arguments(clean_cmd)
-    add_advice_arguments(clean_cmd)
-    clean_cmd.add_argument("--apply", nargs="+", required=True, metavar="ID",
-                           help="ids of suggestions from `mlspace plan`")
+    clean_cmd = _add_acting_command(
+        commands, "clean", "rescan, re-plan and move the named suggestions to the trash",
+        "ids of suggestions from `mlspace plan`")
     clean_cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     clean_cmd.add_argument("--dry-run", action="store_true",
                            help="show what would go, move nothing")
@@ -253,13 +260,10 @@ def _add_purge_command(commands: argparse._SubParsersAction) -> None:
 
 def _add_archive_command(commands: argparse._SubParsersAction) -> None:
     """archive and bring-back (below): the cold tier."""
-    archive = commands.add_parser(
-        "archive", help="move suggestions to the cold tier (a link is left in their place)")
-    add_scan_arguments(archive)
-    add_advice_arguments(archive)
-    archive.add_argument("--apply", nargs="+", required=True, metavar="ID",
-                         help="ids from `mlspace plan` (archive suggestions, or any other to "
-                         "archive instead of trash)")
+    archive = _add_acting_command(
+        commands, "archive", "move suggestions to the cold tier (a link is left in their "
+        "place)", "ids from `mlspace plan` (archive suggestions, or any other to archive "
+        "instead of trash)")
     archive.add_argument("--to", metavar="DIR", help="the archive folder (default: "
                          "archive_root in config.toml)")
     archive.add_argument("--link", choices=("symlink", "stub"),
