@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from cli_runner import run_mlspace
+
 from mlspace.classify.readers.records import TrainerState
 
 #: Far more than any command on these small trees needs (about a second each).
@@ -30,9 +32,7 @@ def _limit_memory() -> None:
 def mlspace_cli(*args: str, timeout: float = CLI_TIMEOUT) -> subprocess.CompletedProcess[str]:
     """``mlspace ARGS`` in a subprocess with a deadline and a memory cap; a command that
     does not return in time fails the test (subprocess kills it)."""
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=timeout,
-                          preexec_fn=_limit_memory)
+    return run_mlspace(*args, timeout=timeout, memory=CLI_MEMORY)
 
 
 def python_cli(code: str, *args: str, timeout: float = CLI_TIMEOUT

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import try_mount_tmpfs, unmount
+from cli_runner import run_mlspace
 from cluster_helpers import assert_same_scan, group_alive, make_linked_tree, require_dask
 from terminal import read_all, read_until
 
@@ -34,8 +35,7 @@ pytestmark = pytest.mark.skipif(not _cli_has_cluster_option(),
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, timeout=300)
+    return run_mlspace(*args, timeout=300)
 
 
 def test_the_cluster_writes_the_index_a_local_scan_writes(tmp_path: Path) -> None:

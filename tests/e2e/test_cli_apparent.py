@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from layouts import make
 
 from mlspace import fmt
@@ -21,8 +21,7 @@ GIB = 1 << 30
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                            text=True, stdin=subprocess.DEVNULL)
+    result = run_mlspace(*args)
     assert result.returncode == 0, result.stderr
     return result
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
+from cli_runner import run_mlspace
 from trees import du
 
 from mlspace import fmt
@@ -21,8 +21,7 @@ pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedeskto
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL)
+    return run_mlspace(*args)
 
 
 def test_plan_json(tmp_path: Path) -> None:

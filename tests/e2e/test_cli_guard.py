@@ -7,10 +7,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from cli_runner import run_mlspace
 from guard_sim import MIB, POLICY, Writer
 
 from mlspace.act import history
@@ -18,8 +18,7 @@ from mlspace.guard import state as saved
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL)
+    return run_mlspace(*args)
 
 
 def _busy_workspace(disk: Path) -> tuple[Path, Writer]:

@@ -6,15 +6,14 @@ import csv
 import io
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from cli_runner import run_mlspace
 from layouts import make, trainer_state
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True)
+    return run_mlspace(*args)
 
 
 def workspace(root: Path) -> Path:

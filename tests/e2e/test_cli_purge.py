@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import tree_digest
+from cli_runner import run_mlspace
 
 from mlspace import fmt
 from mlspace.act import trash as trash_module
@@ -24,9 +25,8 @@ from workspaces import age, hf_run  # noqa: E402
 pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedesktop trash only")
 
 
-def mlspace(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, input=stdin, stdin=None if stdin else subprocess.DEVNULL)
+def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_mlspace(*args)
 
 
 def _free(path: Path) -> int:

@@ -18,13 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from terminal import read_all, read_until
 from trees import du, make_awkward_tree, write
 
 
 def mlspace(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, cwd=cwd)
+    return run_mlspace(*args, cwd=cwd)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ bad policies, undo, the run record and the timer."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import mount_tmpfs, trash_contents, tree_digest, unmount
+from cli_runner import run_mlspace
 from layouts import inventory_of, make
 
 from mlspace.act import ARCHIVE, history, lock, run
@@ -66,8 +66,7 @@ def test_archive_and_undo_across_filesystems(tmp_path: Path, cold: Path,
         assert tree_digest(Path(path)) == {k[len(prefix):]: v for k, v in before.items()
                                            if k.startswith(prefix)}  # byte for byte, via link
     assert trash_contents(isolated_user_dirs)[0] == []  # off the fast disk, not in its trash
-    undo = subprocess.run([sys.executable, "-m", "mlspace", "undo", history()[0].id],
-                          capture_output=True, text=True)
+    undo = run_mlspace("undo", history()[0].id)
     assert undo.returncode == 0, undo.stdout + undo.stderr
     assert tree_digest(root) == before
     assert _tier_files(cold) == []
@@ -152,8 +151,7 @@ def test_only_safe_items_move_and_undo_brings_them_back(tmp_path: Path) -> None:
     record = history()[0]
     assert record.meta["policy"] == str(tmp_path / "policy.toml")
     assert run_cli(["policy", "runs"]) == 0
-    undo = subprocess.run([sys.executable, "-m", "mlspace", "undo"], capture_output=True,
-                          text=True)
+    undo = run_mlspace("undo")
     assert undo.returncode == 0, undo.stderr
     assert tree_digest(root) == before
 

@@ -5,20 +5,18 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from cleanup_helpers import mounted
+from cli_runner import run_mlspace
 from trees import write
 
 from mlspace.scan.native import ENV, native_problem
 
 
 def _scan(path: Path, walker: str, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", "scan", str(path), *flags],
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          env={**os.environ, ENV: walker})
+    return run_mlspace("scan", str(path), *flags, env={**os.environ, ENV: walker})
 
 
 @pytest.mark.parametrize("walker", [

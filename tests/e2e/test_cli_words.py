@@ -4,15 +4,15 @@ that, a wrong flag shown with its own command's usage, and `clean` without `plan
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from cli_runner import run_mlspace
 
 from mlspace.demo import generate
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+    return run_mlspace(*args, timeout=120)
 
 
 def test_help_tells_about_the_app() -> None:

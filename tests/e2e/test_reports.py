@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 
 from mlspace import fmt
 from mlspace.demo import generate
@@ -25,8 +24,7 @@ REPORT_SCHEMA_KEYS = {
 
 
 def report(root: Path, out: Path, *flags: str) -> str:
-    result = subprocess.run([sys.executable, "-m", "mlspace", "report", str(root), "-o",
-                             str(out), *flags], capture_output=True, text=True)
+    result = run_mlspace("report", str(root), "-o", str(out), *flags)
     assert result.returncode == 0, result.stderr
     return out.read_text()
 
@@ -109,8 +107,7 @@ def test_markdown_has_the_category_table_and_agrees(reports: dict[str, str]) -> 
 
 
 def test_unknown_extension_is_a_usage_error(tmp_path: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "mlspace", "report", str(tmp_path), "-o",
-                             str(tmp_path / "r.pdf")], capture_output=True, text=True)
+    result = run_mlspace("report", str(tmp_path), "-o", str(tmp_path / "r.pdf"))
     assert result.returncode == 2 and "use .html, .csv, .json or .md" in result.stderr
 
 
@@ -145,8 +142,7 @@ def test_growth_section_over_the_saved_scans(tmp_path: Path) -> None:
     assert "<h2>Growth</h2>" not in report(root, tmp_path / "none.html")
     assert "### Growth" not in report(root, tmp_path / "none.md")
     for _ in range(2):
-        saved = subprocess.run([sys.executable, "-m", "mlspace", "scan", str(root), "--save"],
-                               capture_output=True, text=True)
+        saved = run_mlspace("scan", str(root), "--save")
         assert saved.returncode == 0, saved.stderr
         time.sleep(1.1)  # history ids count seconds
     run = root / "outputs" / "gpt-tiny"

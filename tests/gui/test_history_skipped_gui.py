@@ -5,11 +5,11 @@ a crash, or one another user put there, never hides the others."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from gui_helpers import open_window
 from pytestqt.qtbot import QtBot
 
@@ -24,11 +24,11 @@ pytestmark = pytest.mark.skipif(not trash_module.CAN_RESTORE, reason="freedeskto
 
 
 def _clean_from_the_cli(root: Path) -> None:
-    plan = subprocess.run([sys.executable, "-m", "mlspace", "plan", str(root), "--format",
-                           "json"], capture_output=True, text=True, check=True)
+    plan = run_mlspace("plan", str(root), "--format", "json")
+    assert plan.returncode == 0, plan.stderr
     first = json.loads(plan.stdout)["suggestions"][0]["id"]
-    subprocess.run([sys.executable, "-m", "mlspace", "clean", str(root), "--apply", first,
-                    "--yes"], capture_output=True, text=True, check=True)
+    cleaned = run_mlspace("clean", str(root), "--apply", first, "--yes")
+    assert cleaned.returncode == 0, cleaned.stderr
 
 
 def test_the_history_names_a_damaged_journal_file_and_lists_the_rest(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from cleanup_helpers import tree_digest
+from cli_runner import run_mlspace
 from gui_helpers import confirm_when_asked, open_window, show_tab
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -30,8 +30,7 @@ WAIT_MS = 30_000
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
     """The command line, in a shell of the same user (same data folder, same trash)."""
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=120, check=False)
+    return run_mlspace(*args, timeout=120)
 
 
 def cache_files(root: Path) -> list[Path]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cleanup_helpers import mount_tmpfs, tree_digest, unmount
+from cli_runner import run_mlspace
 from workspaces import age, hf_run, retention_of
 
 from mlspace.act import JournalUnavailable, execute, history, undo
@@ -207,9 +208,7 @@ def test_a_full_disk_under_the_journal_moves_nothing(
         execute([suggestion], [str(root)], recent_seconds=0)
     assert tree_digest(root) == before
     assert [p.name for p in data.rglob("*") if p.is_file()] == ["filler"]
-    cli = subprocess.run([sys.executable, "-m", "mlspace", "clean", str(root), "--apply",
-                          suggestion.id, "--yes"], capture_output=True, text=True,
-                         stdin=subprocess.DEVNULL)
+    cli = run_mlspace("clean", str(root), "--apply", suggestion.id, "--yes")
     assert cli.returncode == 2, cli.stderr
     assert "Traceback" not in cli.stderr
     assert "journal cannot be written" in cli.stderr and "nothing was moved" in cli.stderr

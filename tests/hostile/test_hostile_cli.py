@@ -4,10 +4,10 @@ traceback, and reports whose markup an odd name cannot break."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from markdown_it import MarkdownIt
 from workspaces import hf_run
 
@@ -15,8 +15,7 @@ from mlspace.report.render import _md_code, _md_text
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+    return run_mlspace(*args, timeout=120)
 
 
 @pytest.mark.parametrize("command", ["scan", "inventory", "plan"])

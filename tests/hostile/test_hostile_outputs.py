@@ -6,16 +6,16 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 import threading
 from pathlib import Path
+
+from cli_runner import run_mlspace
 
 from mlspace.demo import generate
 
 
 def _mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+    return run_mlspace(*args, timeout=120)
 
 
 def test_an_output_fifo_is_written_into_not_replaced(tmp_path: Path) -> None:

@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from workspaces import hf_run
 
 from mlspace.act import schedule
 
 
 def mlspace(*args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, env=env)
+    return run_mlspace(*args, env=env)
 
 
 @pytest.mark.parametrize(("line", "says"), [

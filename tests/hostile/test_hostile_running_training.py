@@ -4,10 +4,9 @@ mid-save resumes from) stays too."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
+from cli_runner import run_mlspace
 from workspaces import hf_run
 
 from mlspace.advise import AdviceSettings, advise
@@ -28,8 +27,7 @@ def test_keep_latest_1_keeps_the_last_complete_checkpoint_too(tmp_path: Path) ->
     run = _training(root)
     policy = tmp_path / "policy.toml"
     policy.write_text('version = 1\n[[rule]]\nfolders = ["*"]\nkeep_best = 1\nkeep_latest = 1\n')
-    done = subprocess.run([sys.executable, "-m", "mlspace", "apply-policy", str(root),
-                           "--policy", str(policy), "--yes"], capture_output=True, text=True)
+    done = run_mlspace("apply-policy", str(root), "--policy", str(policy), "--yes")
     assert done.returncode in (0, 1), done.stderr
     assert (run / "checkpoint-90").is_dir()  # being written: never touched
     assert (run / "checkpoint-80").is_dir()  # the last complete one: what a resume needs

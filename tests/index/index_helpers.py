@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from cli_runner import run_mlspace
 from trees import make_awkward_tree
 
 from mlspace.classify import Inventory, classify
@@ -21,8 +21,7 @@ from mlspace.scan import ScanOptions, Snapshot, scan
 
 
 def mlspace(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mlspace", *args], capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=300)
+    return run_mlspace(*args, timeout=300)
 
 
 def rich_workspace(root: Path) -> Path:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from index_helpers import mlspace, rich_workspace
 
 from mlspace.act import trash as trash_module
@@ -156,7 +157,6 @@ def test_the_app_is_given_one_saved_scan_or_folders(workspace: tuple[Path, Path,
     for mixed in ([str(saved), str(root)], [str(saved), str(exported)]):
         with pytest.raises(UsageError, match="a saved scan is opened on its own"):
             check_app_paths(mixed)
-    result = subprocess.run([sys.executable, "-m", "mlspace", str(saved), str(root)],
-                            capture_output=True, text=True, timeout=60)
+    result = run_mlspace(str(saved), str(root), timeout=60)
     assert result.returncode == 2 and "opened on its own" in result.stderr
     assert "Traceback" not in result.stderr

@@ -4,12 +4,11 @@ later is found from the folder holding runs (a folder that was there is never wa
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_runner import run_mlspace
 from guard_sim import MIB, Writer
 
 from mlspace.guard import rounds, runs
@@ -71,8 +70,7 @@ def test_the_runs_are_learned_from_the_last_saved_scan(tmp_path: Path,
     run = Writer(ws / "outputs" / "a", time.time() - 1000, size=MIB)
     for _ in range(4):
         run.write()
-    saved = subprocess.run([sys.executable, "-m", "mlspace", "scan", str(ws), "--save"],
-                           capture_output=True, text=True)
+    saved = run_mlspace("scan", str(ws), "--save")
     assert saved.returncode == 0, saved.stderr
     scanned = _count_scans(monkeypatch)
     state = GuardState()
