@@ -2,8 +2,8 @@
 workspaces, and the checkpoints each tool itself called best or latest.
 
 Each tool has a folder tests/corpus/<set>/<tool>/ (sets: ``dev``, to tune on, ``heldout`` to
-``heldout9``, each kept apart for one round and tuned on since, and ``heldout10``, kept apart
-so that it measures first contact): ``make_fixtures.py`` runs the
+``heldout9``, each kept apart for one round and tuned on since, and ``heldout10`` and
+``heldout11``, kept apart so that they measure first contact): ``make_fixtures.py`` runs the
 tool and writes ``capture.json`` (tests/corpus/capture.py: what the tool wrote, small files
 verbatim, big ones as their size with their real first and last bytes) and ``expected.json``
 (each file's category as an ML engineer gives it, and per run the best and latest checkpoint
@@ -32,7 +32,7 @@ from mlspace.classify import Inventory
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10")
+        "heldout8", "heldout9", "heldout10", "heldout11")
 
 #: A word in a file or folder name that protects a checkpoint at every risk level (issue 27).
 PROTECTED_WORD = re.compile(r"(?i)(?<![a-z])(best|last|latest|final|top-?k|top\d+)(?![a-z])")
