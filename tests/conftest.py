@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The GUI's helpers (gui_helpers), also used by hostile tests that open the window: importable
+# whichever folder of tests a run starts from.
+sys.path.insert(1, str(Path(__file__).resolve().parent / "gui"))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from cleanup_helpers import cold, disk  # noqa: E402, F401 - tmpfs fixtures, registered here

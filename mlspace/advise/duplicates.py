@@ -103,6 +103,7 @@ def duplicate_suggestions(inv: Inventory, groups: list[list[int]]) -> list[Sugge
         keep = min(latest_first, key=lambda e: (*_keep_rank(paths[e], protected_paths),
                                                 -float(snap.mtime[e])))
         drop = [e for e in group if e != keep and not _is_protected(paths[e], protected_paths)
+                and not _splits_a_save(inv, e, owners)
                 and not _unplaced_checkpoint(inv, e, owners, snap.name(keep))]
         if not drop:
             continue
@@ -123,6 +124,26 @@ def _kept_for_copies(inv: Inventory) -> set[str]:
     copies) stays, even when an identical copy exists elsewhere: duplicates never override
     the protection the rest of mlspace gives."""
     return {a for s in inv.series for a in s.protected}
+
+
+def _splits_a_save(inv: Inventory, entry: int, owners: np.ndarray | None) -> bool:
+    """One file of a checkpoint made of several (a model folder's ``python_version.txt``
+    beside its weights, a shard of a sharded save): taking it out leaves a save that no
+    longer loads, to win a file's worth of space. A whole save goes, or stays, by its
+    series' retention, never a piece of it as a copy."""
+    if owners is None:
+        return False
+    if owners[entry] >= 0:
+        artifact = inv.artifacts[int(owners[entry])]
+        return artifact.category == Category.CHECKPOINT and artifact.files > 1
+    if inv.category(entry) != Category.CHECKPOINT:
+        return False
+    # A checkpoint file no unit claims: a piece of one when others lie beside it.
+    snap = inv.snapshot
+    folder = snap.parent(entry)
+    siblings = snap.children(folder) if folder >= 0 else range(0)
+    return any(e != entry and snap.kind[e] == KIND_FILE
+               and inv.category(e) == Category.CHECKPOINT for e in siblings)
 
 
 def _unplaced_checkpoint(inv: Inventory, entry: int, owners: np.ndarray | None,

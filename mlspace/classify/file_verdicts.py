@@ -18,7 +18,9 @@ from mlspace.classify.categories import Category
 from mlspace.classify.name_meaning import (
     says_about,
     says_config,
+    says_job_status,
     says_model,
+    says_predictions,
     says_record,
     says_search_state,
     says_split,
@@ -49,6 +51,10 @@ _TEXT_FORMATS = frozenset({"text", "json", "table", "html"})
 _STRUCTURED_TEXT = frozenset({".json", ".jsonl", ".yaml", ".yml", ".csv", ".tsv"})
 #: What a person's project holds and a tool's save never does: code and its docs.
 _PROJECT_EXTENSIONS = frozenset({".py", ".ipynb", ".sh", ".md", ".rst", ".toml", ".r", ".jl"})
+#: What a job's status marker is written as: plain text, JSON, or no extension at all.
+_STATUS_EXTENSIONS = frozenset({"", ".json", ".txt"})
+#: Text a model's computation graph is exported as, beside its weights.
+_PROGRAM_EXTENSIONS = frozenset({".json", ".xml", ".pbtxt", ".yaml", ".yml"})
 #: Text a corpus is kept in, one example a line.
 _CORPUS_TEXT = frozenset({".txt", ".jsonl", ".csv", ".tsv"})
 #: What a profiler writes together: the trace, its compressed form, the page that shows it.
@@ -109,6 +115,9 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             c == Category.CHECKPOINT and not g
             for c, g in zip(folder.categories, folder.guessed, strict=True)))
     # Arrays beside no model and no log: a description here is theirs.
+    # Every file of the folder shares one stem, and that stem is a model's.
+    stems = {_stem(n) for n in folder.names}
+    one_stem_model = len(stems) == 1 and bool(stems & model_stems) and len(folder.names) > 1
     describes_data = not holds_model and not log_shaped and any(
         c == Category.DATASET and ext_of(n) not in TEXT_EXTENSIONS
         for n, c in zip(folder.names, folder.categories, strict=True))
@@ -156,6 +165,16 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
             # benchmarks/) is what the run measured, not data to train on: read, it is
             # a table either way.
             verdicts[at] = Category.LOG
+        elif small and records_folder and says_predictions(name) \
+                and said in (None, Category.DATASET, Category.LOG):
+            # What a model predicted, kept with the run's results (Ludwig's
+            # churned_probabilities.npy and predictions.parquet): its output, not data.
+            verdicts[at] = Category.LOG
+        elif small and ext in _STATUS_EXTENSIONS and says_job_status(name) \
+                and said in (None, Category.LOG):
+            # How a job ended, written where its logs are (TorchX's SUCCESS, a launcher's
+            # status.json): the job's record.
+            verdicts[at] = Category.LOG
         elif ext in _REPORT_EXTENSIONS and records_folder and said != Category.DEBUG:
             # A page rendered in a folder named for a run's results or reports is the
             # run's report (an explainer's explanations/, an evaluation's report.html).
@@ -172,6 +191,10 @@ def verdicts(snapshot: Snapshot, folder: Folder, chosen: int | None,
         elif text and small and says_record(name):
             verdicts[at] = Category.LOG
         elif not text and says_model(name):
+            verdicts[at] = Category.CHECKPOINT
+        elif one_stem_model and text and small and ext in _PROGRAM_EXTENSIONS:
+            # An exported model's program beside its weights, the folder holding nothing
+            # else (Paddle's mlp.json beside mlp.pdiparams, OpenVINO's model.xml).
             verdicts[at] = Category.CHECKPOINT
         elif one_model and text and small and ext not in _TABLE_EXTENSIONS \
                 and (says_config(name) or says_about(name)) and not says_record(name):

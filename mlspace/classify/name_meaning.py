@@ -27,7 +27,7 @@ _GLUED = re.compile(rf"(?<![A-Za-z0-9])({_WORD})[_\-:]?(-?\d+\.\d+(?:e[-+]?\d+)?
 _NOT_SCORES = frozenset({"epoch", "step", "global_step", "iter", "iteration", "ep", "it", "v",
                          "version", "batch", "ba", "rank", "seed", "fold", "trial", "run"})
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 #: Words that protect a checkpoint, and the role each gives. "top" takes a k after it
 #: (``top1``, ``top_3``, ``topk``, ``top-k``).
 _ROLE_WORDS = {"best": "best", "final": "final", "last": "last", "latest": "last"}
@@ -96,6 +96,9 @@ MODEL_WORDS = frozenset({
     "model", "models", "ckpt", "checkpoint", "checkpoints", "weights", "weight", "snapshot",
     "policy", "statedict", "net", "network", "learner", "booster",
     "estimator", "agent", "actor", "critic", "encoder", "decoder",
+    # what a fitted thing is called by what it does (scikit-learn's clf, SDV's synthesizers)
+    "clf", "classifier", "classifiers", "regressor", "regressors", "forecaster",
+    "forecasters", "predictor", "predictors", "synthesizer", "synthesizers", "detector",
 })
 #: Words of a file's name that say it is a record of a run: metrics, history, progress.
 RECORD_WORDS = frozenset({
@@ -150,7 +153,21 @@ _MODEL_STEMS = ("ckpt", "checkpoint", "snapshot", "weights")
 
 def says_model(name: str) -> bool:
     lower = name.lower()
-    return not MODEL_WORDS.isdisjoint(words_of(name)) or any(s in lower for s in _MODEL_STEMS)
+    return not MODEL_WORDS.isdisjoint(words_of(name)) or any(
+        s in lower for s in _MODEL_STEMS) or says_model_format(name)
+
+
+#: Stems of an extension that name a model's format (``.pdiparams``, MXNet's ``.params``,
+#: Darknet's ``.weights``, ``.caffemodel``): the format says weights, whatever the file is
+#: called. Only the extension: a file *named* params (Ray's ``params.pkl``) is a config.
+_MODEL_FORMAT_STEMS = ("param", "weight", "ckpt", "checkpoint", "model")
+
+
+def says_model_format(name: str) -> bool:
+    """Whether the extension (the part after the last dot) is a model's format."""
+    dot = name.rfind(".")
+    ext = name[dot + 1:].lower() if dot > 0 else ""
+    return any(stem in ext for stem in _MODEL_FORMAT_STEMS)
 
 
 def says_config(name: str) -> bool:
@@ -167,6 +184,24 @@ def says_split(name: str) -> bool:
 
 def says_vocab(name: str) -> bool:
     return not VOCAB_WORDS.isdisjoint(words_of(name))
+
+
+#: Words of a file's name that say it holds what a model predicted.
+PREDICTION_WORDS = frozenset({"prediction", "predictions", "predicted", "preds", "pred",
+                              "probabilities", "probability", "probs", "proba"})
+
+
+def says_predictions(name: str) -> bool:
+    return not PREDICTION_WORDS.isdisjoint(words_of(name))
+
+
+#: Words of a file's name that say how a job ended.
+JOB_STATUS_WORDS = frozenset({"success", "succeeded", "failed", "failure", "done",
+                              "completed", "finished", "status"})
+
+
+def says_job_status(name: str) -> bool:
+    return not JOB_STATUS_WORDS.isdisjoint(words_of(name))
 
 
 def says_cache(name: str) -> bool:

@@ -244,35 +244,42 @@ _MAX_OPS = 4000
 def _pickle(head: bytes, tail: bytes) -> Sniffed | None:
     if len(head) < 2 or head[0] != 0x80 or not 2 <= head[1] <= 5:
         return None
-    modules = _pickled_modules(head)
+    names = _pickled_globals(head)
+    modules = {module for module, _ in names}
     ml = sorted({m.split(".", 1)[0] for m in modules} & _ML_PACKAGES)
     if ml:
         return Sniffed("pickle", MODEL, f"pickle of {ml[0]} objects")
+    # A class named for what a fitted thing does (SDV's CTGANSynthesizer, a
+    # ForestClassifier of a library nobody listed): a trained model, whoever wrote it.
+    fitted = sorted(f"{module}.{name}" for module, name in names if says_model(name))
+    if fitted:
+        return Sniffed("pickle", MODEL, f"pickle of a {fitted[0]}")
     if modules:
         return Sniffed("pickle", None, f"pickle of {sorted(modules)[0]} objects")
     return Sniffed("pickle", None, "pickle of plain values")
 
 
-def _pickled_modules(head: bytes) -> set[str]:
-    """The modules a pickle's globals name, as far as its first opcodes go in ``head``
-    (decoded by pickletools, which imports and calls nothing)."""
-    modules: set[str] = set()
+def _pickled_globals(head: bytes) -> set[tuple[str, str]]:
+    """The (module, name) of each global a pickle names, as far as its first opcodes go in
+    ``head`` (decoded by pickletools, which imports and calls nothing)."""
+    names: set[tuple[str, str]] = set()
     strings: list[str] = []
     try:
         for count, (op, arg, _) in enumerate(pickletools.genops(head)):
             if count > _MAX_OPS:
                 break
             if op.name == "GLOBAL" and isinstance(arg, str):
-                modules.add(arg.split(" ", 1)[0])
+                module, _, name = arg.partition(" ")
+                names.add((module, name))
             elif op.name == "STACK_GLOBAL" and len(strings) >= 2:
-                modules.add(strings[-2])
+                names.add((strings[-2], strings[-1]))
             elif op.name in _STRING_OPS and isinstance(arg, str | bytes):
                 strings.append(arg if isinstance(arg, str) else arg.decode("latin-1"))
                 del strings[:-2]
     except (ValueError, EOFError, UnicodeDecodeError, struct.error, OverflowError,
             MemoryError, RecursionError):
         pass  # the head ends mid-pickle, or it is no pickle past its first bytes
-    return modules
+    return names
 
 
 # ---------------------------------------------------------------------------------- text
