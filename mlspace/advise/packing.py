@@ -9,6 +9,7 @@ archive would take well under its size is suggested, with what it frees said as 
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -40,14 +41,28 @@ def packed_share(inv: Inventory, folder: int) -> float | None:
         if raw >= SAMPLE_BYTES:
             break
         try:
-            head = read_head(snap.path(entry), min(PER_FILE, SAMPLE_BYTES - raw))
+            read, squeezed = _packed_head(snap.path(entry), int(snap.ino[entry]),
+                                          int(snap.apparent[entry]), float(snap.mtime[entry]),
+                                          min(PER_FILE, SAMPLE_BYTES - raw))
         except Unreadable:
             continue
-        squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip, as tarfile's w:gz
-        packed += len(squeeze.compress(head)) + len(squeeze.flush())
-        raw += len(head)
+        raw += read
+        packed += squeezed
     if raw == 0:
         return None
     totals = snap.totals(folder)
     archive = packed / raw * int(sizes.sum()) + TAR_ENTRY * len(entries)
     return min(archive / max(totals.disk_usage, 1), 10.0)
+
+
+@lru_cache(maxsize=4096)
+def _packed_head(path: str, inode: int, size: int, mtime: float, limit: int
+                 ) -> tuple[int, int]:
+    """(bytes read, their gzip length) of the file's first ``limit`` bytes; Unreadable (never
+    remembered) when it cannot be read. Compressing is the cost of the estimate (gzip at
+    level 9, as tarfile's w:gz packs), so a file of the same inode, size and time keeps its
+    figure between the plans of one process: an app's rescan re-estimates only what
+    changed."""
+    head = read_head(path, limit)
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip, as tarfile's w:gz
+    return len(head), len(squeeze.compress(head)) + len(squeeze.flush())

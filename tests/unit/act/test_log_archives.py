@@ -96,3 +96,30 @@ def test_a_pack_that_would_not_shrink_leaves_the_folder(tmp_path: Path) -> None:
     assert tree_digest(root) == before
     assert not Path(str(root / RUN) + ".tar.gz").exists()
     assert not list(root.glob("wandb/*.partial"))
+
+
+def test_the_packing_estimate_reads_a_file_again_only_when_it_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rescan re-estimates only what changed: the same inode, size and time keep their
+    compressed figure; new content of another size is read and compressed afresh."""
+    from mlspace.advise import packing
+
+    root = _old_logs(tmp_path / "ws")
+    reads: list[str] = []
+    real_read = packing.read_head
+    monkeypatch.setattr(packing, "read_head", lambda path, limit: (
+        reads.append(path), real_read(path, limit))[1])
+    log = root / RUN / "files" / "output.log"
+
+    def estimate() -> float | None:
+        inv = inventory_of(root)
+        return packing.packed_share(inv, inv.snapshot.row_of(inv.snapshot.find(str(root / RUN))))
+
+    text_share = estimate()
+    assert str(log) in reads
+    reads.clear()
+    assert estimate() == text_share and str(log) not in reads
+    log.write_bytes(os.urandom(600_000))  # now incompressible, and another size
+    changed = estimate()
+    assert str(log) in reads
+    assert changed is not None and text_share is not None and changed > text_share
