@@ -27,8 +27,9 @@ import sys
 import time
 
 #: Modules a command may import that must not be loaded ahead of it: the app's Qt side
-#: (never run by the command line's tests), Dask's client (its import starts threads, and a
-#: fork must come from a process with one thread).
+#: (never run by the command line's tests), Dask's client (its import starts threads that
+#: take locks; a fork copies only the thread that forks). pyarrow's allocator keeps one
+#: background thread here, which jemalloc itself makes safe across a fork.
 _NOT_AHEAD = ("mlspace.ui", "mlspace.cluster", "mlspace.__main__")
 
 

@@ -79,5 +79,5 @@ def test_stdin_is_empty_and_no_terminal(tmp_path: Path) -> None:
 def test_a_command_past_its_deadline_is_killed(tmp_path: Path) -> None:
     root = generate(tmp_path / "ws")
     with pytest.raises(subprocess.TimeoutExpired):
-        run_mlspace("guard", str(root), timeout=3)
+        run_mlspace("guard", str(root), timeout=1)
     assert run_mlspace("--version").returncode == 0  # the next run is not held up
