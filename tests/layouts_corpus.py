@@ -32,7 +32,7 @@ from mlspace.classify import Inventory
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 SETS = ("dev", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7",
-        "heldout8", "heldout9", "heldout10", "heldout11")
+        "heldout8", "heldout9", "heldout10", "heldout11", "heldout12")
 
 #: A word in a file or folder name that protects a checkpoint at every risk level (issue 27).
 PROTECTED_WORD = re.compile(r"(?i)(?<![a-z])(best|last|latest|final|top-?k|top\d+)(?![a-z])")
