@@ -8,7 +8,7 @@ the rules were written against, real file names and records, weights and data at
 sizes as sparse files). First contact: the corpus of tests/corpus (tests/layouts_corpus.py:
 real output of tools no rule names, captured from the tools themselves), its ``dev`` set
 (to tune on), its ``heldout`` to ``heldout9`` sets (each held out for one round, tuned
-on since) and its ``heldout10`` and ``heldout11`` sets (the tools nobody has tuned on),
+on since) and its ``heldout10`` to ``heldout12`` sets (the tools nobody has tuned on),
 each when present.
 
 Each workspace is built, scanned and classified, and the accuracy by files and by bytes

@@ -2,8 +2,8 @@
 workspaces, and the checkpoints each tool itself called best or latest.
 
 Each tool has a folder tests/corpus/<set>/<tool>/ (sets: ``dev``, to tune on, ``heldout`` to
-``heldout9``, each kept apart for one round and tuned on since, and ``heldout10`` and
-``heldout11``, kept apart so that they measure first contact): ``make_fixtures.py`` runs the
+``heldout9``, each kept apart for one round and tuned on since, and ``heldout10`` to
+``heldout12``, kept apart so that they measure first contact): ``make_fixtures.py`` runs the
 tool and writes ``capture.json`` (tests/corpus/capture.py: what the tool wrote, small files
 verbatim, big ones as their size with their real first and last bytes) and ``expected.json``
 (each file's category as an ML engineer gives it, and per run the best and latest checkpoint

@@ -36,6 +36,7 @@ from mlspace.classify.file_verdicts import (
     verdicts,
 )
 from mlspace.classify.folder_units import make_unit
+from mlspace.classify.listed_saves import Listing, read_listing, record_of
 from mlspace.classify.name_meaning import says_cache
 from mlspace.classify.readers.sniff import Sniffed, sniff_file
 from mlspace.classify.rules import (
@@ -186,20 +187,47 @@ def _settle(snapshot: Snapshot, folder: Folder, categories: np.ndarray, contexts
         make_unit(snapshot, folder.row, categories, contexts, dir_rules,
                    compiled.evidence["evidence-shard-cache"], Context.CACHE)
         return
+    record = record_of(folder) if may_read else None
+    head = _head(snapshot, folder.entries[record], report) if record is not None else None
+    listing = read_listing(folder, record, snapshot.dir_path(folder.row), head) \
+        if record is not None and head is not None else None
+    if listing is not None and (listing.saves or not sharded):
+        _listed(snapshot, folder, listing, categories, contexts)
+        return
     index = _index_of(folder) if sharded and may_read else None
     if index is not None:
-        text = _index_text(snapshot, folder.entries[index], report)
+        text = head.decode("utf-8", "replace") if index == record and head is not None \
+            else _index_text(snapshot, folder.entries[index], report)  # read once, not twice
         # An index names its shards; a lone JSON that names none (a run's params.json
         # beside numbered model files and metric CSVs) makes no shard set.
         if text is None or index_names_shards(text, sharded):
             _shard_set(snapshot, folder, index, set(sharded), text, categories, contexts,
                        dir_rules, compiled)
             return
-    chosen = _representative(folder) if may_read else None
+    chosen = _representative(folder) if may_read and record is None else None
     sniffed = None
     if chosen is not None:
         sniffed = _sniff(snapshot, folder.entries[chosen], folder.sizes[chosen], report)
     decided = verdicts(snapshot, folder, chosen, sniffed, categories, contexts)
+    for at, category in decided.items():
+        categories[folder.entries[at]] = category
+
+
+def _listed(snapshot: Snapshot, folder: Folder, listing: Listing, categories: np.ndarray,
+            contexts: np.ndarray) -> None:
+    """Settle a folder whose record was its one read: the files the record scores are
+    saves and the record the run's log; the rest are judged with them as neighbours. A
+    record that lists none is the folder's evidence, as a sniffed file is."""
+    if not listing.saves:
+        decided = verdicts(snapshot, folder, listing.record, listing.sniffed, categories,
+                           contexts)
+    else:
+        for at, category in ((at, Category.CHECKPOINT) for at in listing.saves):
+            folder.categories[at], folder.guessed[at] = category, False
+            categories[folder.entries[at]] = category
+        folder.categories[listing.record], folder.guessed[listing.record] = Category.LOG, False
+        categories[folder.entries[listing.record]] = Category.LOG
+        decided = verdicts(snapshot, folder, None, None, categories, contexts)
     for at, category in decided.items():
         categories[folder.entries[at]] = category
 
@@ -245,12 +273,19 @@ def _index_of(folder: Folder) -> int | None:
 
 def _index_text(snapshot: Snapshot, entry: int, report: EvidenceReport) -> str | None:
     """The head of a shard set's index, as text (None when it cannot be read)."""
+    head = _head(snapshot, entry, report)
+    return None if head is None else head.decode("utf-8", "replace")
+
+
+def _head(snapshot: Snapshot, entry: int, report: EvidenceReport) -> bytes | None:
+    """The first INDEX_BYTES of an index or a record, one of the budget's reads (None when
+    over budget or unreadable)."""
     if report.reads >= MAX_READS:
         report.over_budget += 1
         return None
     report.reads += 1
     try:
-        return read_head(snapshot.path(entry), INDEX_BYTES).decode("utf-8", "replace")
+        return read_head(snapshot.path(entry), INDEX_BYTES)
     except Unreadable:
         report.unreadable += 1
         return None

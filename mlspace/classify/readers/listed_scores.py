@@ -76,6 +76,9 @@ def _scored_members(entries: list[dict], members: set[str]
         return None  # one file listed twice is no ranking
     keys = [k for k, v in named[0][1].items()
             if json_number(v) is not None and not _BOOKKEEPING.search(str(k))]
+    # A key whose name says which way it improves (val_mse, accuracy) is the score; a
+    # hyperparameter beside it (alpha, lr) only places the file.
+    keys.sort(key=lambda k: direction(str(k)) is None)
     for key in keys:
         scores = {target: float(json_number(entry.get(key)))  # type: ignore[arg-type]
                   for target, entry in named if json_number(entry.get(key)) is not None}
