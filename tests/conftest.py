@@ -14,6 +14,10 @@ from pathlib import Path
 
 import pytest
 
+# Where PYTHONDONTWRITEBYTECODE is set (this CI image sets it), pytest would rewrite the
+# asserts of every test module again in every worker on every run, about 8 s of each
+# worker's start; let it keep the rewritten modules in __pycache__ as it does by default.
+sys.dont_write_bytecode = False
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The GUI's helpers (gui_helpers), also used by hostile tests that open the window: importable
 # whichever folder of tests a run starts from.

@@ -35,6 +35,7 @@ rank  modules
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "mlspace"
@@ -109,7 +110,11 @@ def _imports(module: str, path: Path) -> tuple[set[str], set[str]]:
     return inside, tops
 
 
-GRAPH = {module: _imports(module, path) for module, path in MODULES.items()}
+@functools.cache
+def _graph() -> dict[str, tuple[set[str], set[str]]]:
+    """Each module's imports (parsed once, when a test first asks: not at collection, which
+    every test process does)."""
+    return {module: _imports(module, path) for module, path in MODULES.items()}
 
 
 def _floor(module: str) -> str:
@@ -127,7 +132,7 @@ def _cycles() -> list[list[str]]:
     found: list[list[str]] = []
 
     def visit(start: str) -> None:  # iterative: no recursion limit on deep chains
-        work = [(start, iter(sorted(GRAPH[start][0])))]
+        work = [(start, iter(sorted(_graph()[start][0])))]
         index[start] = low[start] = len(index)
         stack.append(start)
         on_stack.add(start)
@@ -138,7 +143,7 @@ def _cycles() -> list[list[str]]:
                     index[target] = low[target] = len(index)
                     stack.append(target)
                     on_stack.add(target)
-                    work.append((target, iter(sorted(GRAPH[target][0]))))
+                    work.append((target, iter(sorted(_graph()[target][0]))))
                     break
                 if target in on_stack:
                     low[node] = min(low[node], index[target])
@@ -157,7 +162,7 @@ def _cycles() -> list[list[str]]:
                     if len(component) > 1:
                         found.append(sorted(component))
 
-    for module in sorted(GRAPH):
+    for module in sorted(_graph()):
         if module not in index:
             visit(module)
     return found
@@ -168,11 +173,11 @@ def test_the_graph_sees_the_imports_that_matter() -> None:
     import submodule`` imports all become arrows (else the tests below would pass on
     nothing)."""
     assert len(MODULES) > 100
-    assert "mlspace.scan" in GRAPH["mlspace.owners"][0]
-    assert "mlspace.ui.main_window" in GRAPH["mlspace.ui.app"][0]
-    assert "mlspace.ui.app" in GRAPH["mlspace.cli.app"][0]  # inside run_gui
-    assert "mlspace.scan._walker" in GRAPH["mlspace.scan.native"][0]  # from pkg import sub
-    assert "PySide6" in GRAPH["mlspace.ui.main_window"][1]
+    assert "mlspace.scan" in _graph()["mlspace.owners"][0]
+    assert "mlspace.ui.main_window" in _graph()["mlspace.ui.app"][0]
+    assert "mlspace.ui.app" in _graph()["mlspace.cli.app"][0]  # inside run_gui
+    assert "mlspace.scan._walker" in _graph()["mlspace.scan.native"][0]  # from pkg import sub
+    assert "PySide6" in _graph()["mlspace.ui.main_window"][1]
 
 
 def test_no_file_imports_another_that_imports_it_back() -> None:
@@ -189,7 +194,7 @@ def test_arrows_only_point_down() -> None:
     upward = sorted(
         f"{module} (floor {RANKS[_floor(module)]}) imports {target} "
         f"(floor {RANKS[_floor(target)]})"
-        for module, (targets, _) in GRAPH.items()
+        for module, (targets, _) in _graph().items()
         for target in targets
         if RANKS.get(_floor(target), -1) > RANKS.get(_floor(module), -1)
     )
@@ -197,6 +202,6 @@ def test_arrows_only_point_down() -> None:
 
 
 def test_only_the_ui_imports_qt() -> None:
-    offenders = sorted(module for module, (_, tops) in GRAPH.items()
+    offenders = sorted(module for module, (_, tops) in _graph().items()
                        if _floor(module) != "ui" and tops & set(QT_MODULES))
     assert offenders == []
