@@ -33,7 +33,7 @@ class Listing:
 
     record: int
     saves: frozenset[int]
-    sniffed: Sniffed
+    sniffed: Sniffed | None
 
 
 def record_of(folder: Folder) -> int | None:
@@ -67,4 +67,5 @@ def read_listing(folder: Folder, record: int, folder_path: str, head: bytes) -> 
     # index's per-shard counts and sizes score nothing.
     saves = frozenset(members[n] for n in found[0]) \
         if found and len(found[0]) >= 2 and found[2] is not None else frozenset()
-    return Listing(record, saves, sniff_bytes(head, head))
+    # Only a record that lists nothing stands as the folder's evidence: sniff it then.
+    return Listing(record, saves, None if saves else sniff_bytes(head, head))

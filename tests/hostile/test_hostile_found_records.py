@@ -72,3 +72,37 @@ def test_a_write_ahead_log_whose_database_is_a_fifo_or_a_link_is_no_record(tmp_p
     (root / "state/orchestrator.db").symlink_to(outside)
     cats = categories_by_path(answers_quickly(inventory_of, root))
     assert cats["state/orchestrator.db-wal"] != "log"
+
+
+def test_a_sweeps_record_swapped_for_a_fifo_a_link_out_or_absurd_lists_no_save(
+        tmp_path: Path) -> None:
+    """Round 12's record of a sweep (``results.json`` scoring the files beside it): read
+    through safe_read once, so a FIFO swapped in after the walk blocks nothing, a link out
+    of the tree is not followed, and a record deeper than the parser goes, or not UTF-8,
+    makes no saves of the arrays."""
+    from mlspace.classify import classify
+    from mlspace.scan import scan
+
+    folder = "outputs/sweep"
+    arrays = {f"{folder}/ridge_alpha{a}.npy": b"\x93NUMPY" + bytes(200) for a in (1, 2, 3)}
+    listing = json.dumps({"trials": [{"val_mse": 5.0 - a, "weights": f"ridge_alpha{a}.npy"}
+                                     for a in (1, 2, 3)]})
+    root = make(tmp_path / "ws", {**arrays, f"{folder}/results.json": listing})
+    record = root / folder / "results.json"
+    assert categories_by_path(inventory_of(root))[f"{folder}/ridge_alpha1.npy"] == "checkpoint"
+    snapshot = scan([str(root)])
+    record.unlink()
+    os.mkfifo(record)  # swapped after the walk saw a JSON of that size
+    cats = categories_by_path(answers_quickly(classify, snapshot))
+    assert cats[f"{folder}/ridge_alpha1.npy"] != "checkpoint"
+    record.unlink()
+    outside = tmp_path / "outside.json"
+    outside.write_text(listing)
+    record.symlink_to(outside)
+    cats = categories_by_path(answers_quickly(inventory_of, root))
+    assert cats[f"{folder}/ridge_alpha1.npy"] != "checkpoint"
+    for absurd in ("[" * 100_000 + "]" * 100_000, b"\xff\xfe" + bytes(300)):
+        record.unlink()
+        record.write_bytes(absurd.encode() if isinstance(absurd, str) else absurd)
+        cats = categories_by_path(answers_quickly(inventory_of, root))
+        assert cats[f"{folder}/ridge_alpha1.npy"] != "checkpoint"
